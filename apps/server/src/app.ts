@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ResultCode } from '@kelvin/contracts';
+import type { KelvinConfig } from './config.ts';
+import { createDb, dropSchema, ensureSchema, migrate, pingDb, type Db } from './db/index.ts';
+import { syncMenus } from './db/seed/menus.ts';
+import { seedPlatform } from './db/seed/platform.ts';
+import { seedDemo } from './db/seed/demo.ts';
+import { accessPlugin } from './plugins/access.ts';
+import { installErrorHandler } from './plugins/errors.ts';
+import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
+import { createAuthService } from './modules/auth/service.ts';
+import { loadSigningKey } from './modules/auth/tokens.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { createProjectService } from './modules/projects/service.ts';
+import { projectRoutes } from './modules/projects/routes.ts';
+import './types.ts';
+
+export const VERSION = '0057';
+
+export interface Kelvin {
+  app: FastifyInstance;
+  db: Db;
+  mqtt: MqttHub | null;
+  /** Credentials created on this start (printed once by server.ts). */
+  firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
+  close(): Promise<void>;
+}
+
+/** Builds the whole server: database (migrated and seeded), broker, API and SPA. Does not listen. */
+export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
+  if (config.databaseUrl && config.databaseSchema) await ensureSchema(config.databaseUrl, config.databaseSchema);
+  const db = createDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: config.databaseSchema });
+  await migrate(db);
+  await syncMenus(db);
+  const admin = await seedPlatform(db, config.adminPassword);
+  const demo = config.demo ? await seedDemo(db) : null;
+
+  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, url: config.mqttUrl }) : null;
+  const key = await loadSigningKey(db);
+  const auth = createAuthService(db, key, config.tokenTtlSeconds);
+  const projects = createProjectService(db);
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+  });
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(swagger, {
+    openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(accessPlugin, { auth });
+
+  app.get('/api/health', { schema: { tags: ['系统'], summary: '健康检查' }, config: { access: 'public' } }, async () => ({
+    code: ResultCode.OK,
+    msg: '正常',
+    data: { status: 'ok', version: VERSION, db: (await pingDb(db)) ? 'up' : 'down', mqtt: mqtt?.status() ?? 'off' },
+  }));
+  await app.register(authRoutes, { auth });
+  await app.register(projectRoutes, { projects });
+
+  registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
+
+  return {
+    app,
+    db,
+    mqtt,
+    firstStart: { admin, demo },
+    async close() {
+      await app.close();
+      await mqtt?.close();
+      await db.destroy();
+      if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
+    },
+  };
+}
+
+/** The built SPA with history fallback; unknown /api paths answer 40400 in the envelope. */
+function registerSpa(app: FastifyInstance, dist: string) {
+  const hasDist = fs.existsSync(path.join(dist, 'index.html'));
+  if (hasDist) {
+    app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api') || !hasDist || request.method !== 'GET') {
+      return reply.status(404).send({ code: ResultCode.NOT_FOUND, msg: '接口不存在', data: null });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,95 @@
+import { MENUS, PLATFORM_ONLY_MENUS, elementCodes } from '@kelvin/contracts';
+import type { Db } from '../index.ts';
+import { hashPassword, randomPassword } from '../../modules/auth/passwords.ts';
+
+interface DemoProject {
+  name: string;
+  projectType: string;
+  projectType2: number | null;
+  billingScheme: number | null;
+  address: string;
+  lng: number;
+  lat: number;
+}
+
+/** The demo operator company: two regions, projects of several project types, buildings down to rooms. */
+export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
+  {
+    name: '华北区域',
+    projects: [
+      { name: '阳光花园小区', projectType: 'PT1011', projectType2: 101, billingScheme: 1, address: '北京市朝阳区阳光路 8 号', lng: 116.48, lat: 39.95 },
+      { name: '金融中心写字楼', projectType: 'PT2010', projectType2: 102, billingScheme: 9, address: '北京市西城区金融大街 15 号', lng: 116.36, lat: 39.92 },
+      { name: '滨河热计量小区', projectType: 'PT4010', projectType2: 105, billingScheme: 21, address: '天津市河西区滨河路 66 号', lng: 117.22, lat: 39.1 },
+    ],
+  },
+  {
+    name: '华东区域',
+    projects: [
+      { name: '东湖水力平衡站', projectType: 'PT4020', projectType2: null, billingScheme: 7, address: '杭州市西湖区东湖路 2 号', lng: 120.15, lat: 30.27 },
+      { name: '临港 4G 电能园区', projectType: 'PT5010', projectType2: 103, billingScheme: 3, address: '上海市浦东新区临港大道 99 号', lng: 121.9, lat: 30.9 },
+      { name: '崇明光伏电站', projectType: 'PT5020', projectType2: null, billingScheme: null, address: '上海市崇明区光明路 1 号', lng: 121.4, lat: 31.62 },
+      { name: '苏州 4G 通断热分摊', projectType: 'PT1013', projectType2: 104, billingScheme: 12, address: '苏州市工业园区星湖街 328 号', lng: 120.72, lat: 31.3 },
+    ],
+  },
+];
+
+const BUILDINGS = 2;
+const FLOORS = 3;
+const ROOMS = 4;
+
+export async function seedDemo(db: Db): Promise<{ username: string; password: string } | null> {
+  const exists = await db.selectFrom('tenant').select('id').where('code', '=', 'demo').executeTakeFirst();
+  if (exists) return null;
+  const now = Date.now();
+  const password = randomPassword();
+  const passwordHash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    const tenant = await trx.insertInto('tenant').values({
+      code: 'demo', name: '示范物业有限公司', contact: '张经理', phone: '400-800-1234',
+      brand: '暖云能源', filing_no: '京ICP备2026000001号', enabled: 1, created_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    const tenantId = tenant.id;
+    const area = async (parentId: number | null, level: string, name: string, sort: number, extra: Partial<DemoProject> & { floorArea?: number } = {}) =>
+      (await trx.insertInto('area').values({
+        tenant_id: tenantId, parent_id: parentId, level, name, code: null, sort_no: sort,
+        floor_area: extra.floorArea ?? null,
+        project_type: extra.projectType ?? null, project_type2: extra.projectType2 ?? null, billing_scheme: extra.billingScheme ?? null,
+        address: extra.address ?? null, lng: extra.lng ?? null, lat: extra.lat ?? null, alias: null, created_at: now,
+      }).returning('id').executeTakeFirstOrThrow()).id;
+
+    for (const [ri, region] of DEMO_REGIONS.entries()) {
+      const regionId = await area(null, 'region', region.name, ri);
+      for (const [pi, p] of region.projects.entries()) {
+        const projectId = await area(regionId, 'project', p.name, pi, p);
+        for (let b = 1; b <= BUILDINGS; b++) {
+          const buildingId = await area(projectId, 'building', `${b}号楼`, b);
+          for (let f = 1; f <= FLOORS; f++) {
+            const floorId = await area(buildingId, 'floor', `${f}层`, f);
+            const rooms = Array.from({ length: ROOMS }, (_, i) => ({
+              tenant_id: tenantId, parent_id: floorId, level: 'room', name: `${f}0${i + 1}室`, code: null, sort_no: i,
+              floor_area: [89.5, 112, 135.8, 68.2][i], project_type: null, project_type2: null, billing_scheme: null,
+              address: null, lng: null, lat: null, alias: null, created_at: now,
+            }));
+            await trx.insertInto('area').values(rooms).execute();
+          }
+        }
+      }
+    }
+
+    // Tenant administrator role: every screen and button except the platform's own (tenants, menus, service monitors).
+    const role = await trx.insertInto('role').values({
+      tenant_id: tenantId, parent_id: null, code: 'tenant_admin', name: '租户管理员', group_type: 'role',
+      description: '本租户全部功能', created_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    const grants = MENUS.filter((m) => !PLATFORM_ONLY_MENUS.has(m.code)).flatMap((m) => [m.code, ...elementCodes(m)]);
+    for (let i = 0; i < grants.length; i += 200) {
+      await trx.insertInto('role_grant').values(grants.slice(i, i + 200).map((code) => ({ role_id: role.id, code }))).execute();
+    }
+    const user = await trx.insertInto('app_user').values({
+      tenant_id: tenantId, username: 'demo', password_hash: passwordHash, name: '示范运营员',
+      phone: '13800000000', description: '示范租户管理员', enabled: 1, all_projects: 1, is_platform: 0, created_at: now,
+    }).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('user_role').values({ user_id: user.id, role_id: role.id }).execute();
+  });
+  return { username: 'demo', password };
+}

@@ -1,0 +1,119 @@
+import { ResultCode, type MenuRow, type UserInfo } from '@kelvin/contracts';
+import type { Db } from '../../db/index.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { AuthUser } from '../../types.ts';
+import { verifyPassword } from './passwords.ts';
+import * as repo from './repository.ts';
+import { newSessionId, signToken, verifyToken } from './tokens.ts';
+
+/** Throttling window and limits for failed logins (design §6; spec 42900). */
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const MAX_FAILURES_PER_ACCOUNT = 5;
+export const MAX_FAILURES_PER_IP = 30;
+
+const unauthenticated = (msg = '登录已失效，请重新登录') => new AppError(ResultCode.UNAUTHENTICATED, msg);
+
+export function createAuthService(db: Db, key: Uint8Array, ttlSeconds: number) {
+  async function assertNotThrottled(username: string, ip: string) {
+    const since = Date.now() - LOGIN_WINDOW_MS;
+    const [byAccount, byIp] = await Promise.all([
+      repo.countRecentFailures(db, 'account', username, since),
+      repo.countRecentFailures(db, 'ip', ip, since),
+    ]);
+    if (byAccount >= MAX_FAILURES_PER_ACCOUNT || byIp >= MAX_FAILURES_PER_IP) {
+      throw new AppError(ResultCode.TOO_MANY_REQUESTS, '登录失败次数过多，请 15 分钟后再试');
+    }
+  }
+
+  return {
+    async login(username: string, password: string, ip: string) {
+      await assertNotThrottled(username, ip);
+      const user = await repo.findUserByUsername(db, username);
+      const good = user ? await verifyPassword(user.password_hash, password) : false;
+      if (!user || !good) {
+        await repo.recordFailure(db, username, ip, Date.now());
+        throw new AppError(ResultCode.BAD_CREDENTIALS, '账户或密码错误');
+      }
+      if (!user.enabled) throw new AppError(ResultCode.FORBIDDEN, '账号已停用，请联系管理员');
+      if (!user.tenant_enabled) throw new AppError(ResultCode.FORBIDDEN, '所属租户已停用，请联系平台管理员');
+      await repo.clearAccountFailures(db, username);
+      const sessionId = newSessionId();
+      const createdAt = Date.now();
+      await repo.insertSession(db, { id: sessionId, user_id: user.id, created_at: createdAt, expires_at: createdAt + ttlSeconds * 1000 });
+      const token = await signToken(key, { userId: user.id, tenantId: user.tenant_id, sessionId }, ttlSeconds);
+      return { token, userId: user.id, tenantId: user.tenant_id, username: user.username };
+    },
+
+    /** Token → user, checked against the database on every request so revocation and disabling act at once. */
+    async authenticate(token: string | undefined): Promise<AuthUser> {
+      if (!token) throw unauthenticated('未登录或登录已过期，请重新登录');
+      const claims = await verifyToken(key, token);
+      if (!claims) throw unauthenticated();
+      const row = await repo.findSession(db, claims.sessionId);
+      if (!row || row.id !== claims.userId || row.revoked_at !== null || row.expires_at <= Date.now()) throw unauthenticated();
+      if (!row.enabled || !row.tenant_enabled) throw unauthenticated('账号或租户已停用，请联系管理员');
+      const isPlatform = row.is_platform === 1;
+      return {
+        id: row.id,
+        tenantId: row.tenant_id,
+        username: row.username,
+        name: row.name,
+        isPlatform,
+        allProjects: isPlatform || row.all_projects === 1,
+        sessionId: row.session_id,
+        codes: await repo.grantedCodes(db, row.id, isPlatform),
+      };
+    },
+
+    async revoke(token: string | undefined) {
+      if (!token) return;
+      const claims = await verifyToken(key, token);
+      if (claims) await repo.revokeSession(db, claims.sessionId, Date.now());
+    },
+
+    async userInfo(user: AuthUser): Promise<UserInfo> {
+      const [userRow, tenant] = await Promise.all([
+        db.selectFrom('app_user').select(['description']).where('id', '=', user.id).executeTakeFirst(),
+        repo.findTenant(db, user.tenantId),
+      ]);
+      const menus: { code: string }[] = [];
+      const elements: { code: string }[] = [];
+      for (const code of [...user.codes].sort()) (code.includes(':') ? elements : menus).push({ code });
+      return {
+        id: user.id,
+        username: user.username,
+        name: user.name,
+        description: userRow?.description ?? null,
+        tenantId: user.tenantId,
+        tenantName: tenant?.name ?? '',
+        brand: tenant?.brand ?? null,
+        filingNo: tenant?.filing_no ?? null,
+        isPlatform: user.isPlatform,
+        menus,
+        elements,
+      };
+    },
+
+    async allMenus(): Promise<MenuRow[]> {
+      const rows = await repo.listMenus(db);
+      return rows.map((m) => ({
+        code: m.code,
+        title: m.title,
+        icon: m.icon,
+        parentCode: m.parent_code,
+        type: m.type === 'dirt' ? 'dirt' : 'menu',
+        path: m.path,
+        href: m.href,
+        orderNo: m.order_no,
+        hidden: m.hidden === 1,
+      }));
+    },
+
+    async brand(tenantId: number) {
+      const t = await repo.findTenant(db, tenantId);
+      return { brand: t?.brand ?? null, filingNo: t?.filing_no ?? null };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

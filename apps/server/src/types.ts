@@ -1,0 +1,31 @@
+import type { KelvinConfig } from './config.ts';
+import type { Db } from './db/index.ts';
+
+/** 'public' (no token), 'login' (any signed-in user) or a menu/element code the user must hold. */
+export type Access = 'public' | 'login' | (string & {});
+
+export interface AuthUser {
+  id: number;
+  tenantId: number;
+  username: string;
+  name: string;
+  isPlatform: boolean;
+  allProjects: boolean;
+  sessionId: string;
+  codes: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Chinese name of the operation for the gate log. */
+    operation?: string;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    db: Db;
+    config: KelvinConfig;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Device type registry types (design §7). The registry itself (DEVICE_TYPES) lives in device-registry.ts:
+ * one entry per device route of spec §2.3/§2.5, plus gateways and managers. It drives command validation,
+ * the monitor pages, the simulator and the reports.
+ */
+export type FieldKind = 'enum' | 'number' | 'time' | 'bool' | 'text';
+
+/** How the simulator moves a reading between reports (commands change writable fields directly). */
+export type FieldSim =
+  | { mode: 'static' } // keeps its value until commanded
+  | { mode: 'walk'; base: number; jitter: number } // random walk around base, clamped to min/max
+  | { mode: 'accumulate'; perHour: number } // counter that only grows (energy, heat, run time) while the device is on
+  | { mode: 'follow'; target: string; rate: number } // drifts toward another field (room temperature → set point) while on
+  | { mode: 'daylight'; peak: number }; // solar generation: 0 at night, peaks at noon
+
+export interface FieldDef {
+  code: string; // f00, f01 …
+  label: string; // Chinese label
+  kind: FieldKind;
+  unit?: string;
+  min?: number;
+  max?: number;
+  step?: number;
+  /** enum value → Chinese label */
+  options?: Record<string, string>;
+  writable: boolean;
+  /** initial simulated value */
+  initial: number | string;
+  sim: FieldSim;
+}
+
+export type DeviceCategory =
+  | 'thermostat'
+  | 'billingThermostat'
+  | 'heatPump'
+  | 'heatMeter'
+  | 'electricMeter'
+  | 'valve'
+  | 'solar'
+  | 'onOffController'
+  | 'airCabinet'
+  | 'distributor'
+  | 'systemController'
+  | 'gateway'
+  | 'manager';
+
+export interface DeviceTypeDef {
+  /** the device route code, e.g. device20020, calorimeter; also the device_type column */
+  code: string;
+  name: string;
+  category: DeviceCategory;
+  /** spec §6 project types whose projects use this type */
+  projectTypes: string[];
+  /** online = reported within this window */
+  heartbeatSeconds: number;
+  /** seconds between reports in the simulator */
+  reportSeconds: number;
+  /** 4G devices sleep between reports: commands wait for their next wake-up */
+  sleeps: boolean;
+  fields: FieldDef[];
+  /** field codes shown as table columns on the monitor page */
+  listFields: string[];
+}
+
+export const UNKNOWN_STATUS = '未知状态';

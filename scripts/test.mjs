@@ -1,0 +1,68 @@
+// `./kelvin test`: every check in one run; the last line is the plain `N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const only = process.argv[2];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-results-'));
+const results = [];
+
+function run(title, cmd, args, env = {}) {
+  console.log(`\n▶ ${title}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { code: r.status ?? 1, seconds };
+}
+
+function check(title, cmd, args) {
+  const r = run(title, cmd, args);
+  results.push({ title, passed: r.code === 0 ? 1 : 0, failed: r.code === 0 ? 0 : 1, seconds: r.seconds });
+}
+
+function vitest(title, args, env = {}) {
+  const out = path.join(tmp, `${title.replace(/\W+/g, '_')}.json`);
+  const r = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  let passed = 0;
+  let failed = r.code === 0 ? 0 : 1;
+  if (fs.existsSync(out)) {
+    const j = JSON.parse(fs.readFileSync(out, 'utf8'));
+    passed = j.numPassedTests;
+    failed = j.numFailedTests + (j.numFailedTestSuites ?? 0) || (r.code === 0 ? 0 : 1);
+  }
+  results.push({ title, passed, failed, seconds: r.seconds });
+}
+
+function playwright(title) {
+  const out = path.join(tmp, 'e2e.json');
+  const r = run(title, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  let passed = 0;
+  let failed = r.code === 0 ? 0 : 1;
+  if (fs.existsSync(out)) {
+    const s = JSON.parse(fs.readFileSync(out, 'utf8')).stats ?? {};
+    passed = (s.expected ?? 0) + (s.flaky ?? 0);
+    failed = (s.unexpected ?? 0) || (r.code === 0 ? 0 : 1);
+  }
+  results.push({ title, passed, failed, seconds: r.seconds });
+}
+
+const want = (name) => !only || only === name;
+
+if (want('lint')) check('代码检查 (ESLint)', 'npx', ['eslint', '.', '--max-warnings=0']);
+if (want('lint')) {
+  for (const p of ['packages/contracts', 'apps/server', 'apps/web']) check(`类型检查 ${p}`, 'npx', ['tsc', '-p', p]);
+}
+if (want('unit')) vitest('单元测试 (contracts + web)', ['--project', 'contracts', '--project', 'web']);
+if (want('api') || want('unit')) vitest('接口测试 (SQLite)', ['--project', 'server'], { DATABASE_URL: '' });
+const pg = process.env.KELVIN_TEST_DATABASE_URL;
+if ((want('api') || !only) && pg) vitest('接口测试 (PostgreSQL)', ['--project', 'server'], { DATABASE_URL: pg });
+if (want('budget')) check('前端包体积预算', 'node', ['scripts/bundle-budget.mjs']);
+if (want('e2e')) playwright('浏览器测试 (Chromium)');
+
+console.log('\n──────── 汇总 ────────');
+for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.title.padEnd(28)} ${String(r.passed).padStart(4)} 通过 ${String(r.failed).padStart(3)} 失败  ${r.seconds}s`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
