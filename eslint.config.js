@@ -19,4 +19,14 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  {
+    // The shell (login page and layout) has a 250 KiB gzip budget: the contracts index pulls zod in, so the shell
+    // imports values from the zod-free subpaths (@kelvin/contracts/menus, /access, /codes); types are free.
+    files: ['apps/web/src/{app,layout,lib,stores}/**/*.{ts,tsx}', 'apps/web/src/features/{auth,common}/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: [{ name: '@kelvin/contracts', message: '外壳代码请从 @kelvin/contracts/menus、/access、/codes 导入（主入口会带入 zod）', allowTypeImports: true }],
+      }],
+    },
+  },
 );

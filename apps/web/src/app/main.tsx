@@ -1,0 +1,19 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { installErrorCapture } from '../lib/error-log';
+import { Providers } from './providers';
+import { createAppRouter } from './router';
+import './page-registry';
+import '../layout/shell.css';
+
+installErrorCapture();
+const router = createAppRouter();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import { Button } from 'antd';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useBlockF12, useIsMobile } from '../../lib/ui';
+import { useSession } from '../../stores/session';
+import { useLayout } from '../../stores/layout';
+import { useProject } from '../../stores/project';
+import { copyrightLine } from '../../layout/footer';
+import { TextInput } from '../../layout/text-input';
+
+const fieldError = { color: '#ff4d4f', fontSize: 13, minHeight: 22, lineHeight: '22px' } as const;
+
+/**
+ * Login (desktop and mobile variants): the username is trimmed; on success the token, tenant and login id are stored.
+ * Plain inputs rather than antd Form: the login page is part of the shell's bundle budget.
+ */
+export function LoginPage() {
+  const mobile = useIsMobile();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [busy, setBusy] = useState(false);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState(false);
+  useBlockF12();
+  const userError = touched && !username.trim() ? '请输入账号' : '';
+  const passError = touched && !password ? '请输入密码' : '';
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!username.trim() || !password || busy) return;
+    setBusy(true);
+    try {
+      await useSession.getState().login(username.trim(), password);
+      useLayout.setState({ views: [] });
+      useProject.getState().reset();
+      const redirect = params.get('redirect');
+      navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/', { replace: true });
+    } catch {
+      // the HTTP client already showed the error catalogue's message
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div
+      data-testid={mobile ? 'login-mobile' : 'login-desktop'}
+      style={{
+        minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center',
+        background: 'linear-gradient(135deg, #0b2a4a 0%, #12507f 55%, #1b7fb5 100%)', padding: mobile ? 16 : 0, boxSizing: 'border-box',
+      }}
+    >
+      <form
+        onSubmit={submit}
+        noValidate
+        style={{ width: mobile ? '100%' : 400, maxWidth: 420, boxSizing: 'border-box', background: '#fff', borderRadius: 12, padding: mobile ? 24 : 36, boxShadow: '0 12px 40px rgba(0,0,0,0.25)' }}
+      >
+        <h1 style={{ textAlign: 'center', fontSize: 22, margin: '0 0 6px' }}>Kelvin 楼宇能源管理平台</h1>
+        <p style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)', margin: '0 0 24px' }}>供暖与空调 · 计量计费 · 设备监控</p>
+        <TextInput
+          name="username" prefix={<UserOutlined />} placeholder="账号" aria-label="账号" autoComplete="username" maxLength={64}
+          error={Boolean(userError)} value={username} onChange={(e) => setUsername(e.target.value)}
+        />
+        <div style={fieldError}>{userError}</div>
+        <TextInput
+          password name="password" prefix={<LockOutlined />} placeholder="密码" aria-label="密码" autoComplete="current-password" maxLength={128}
+          error={Boolean(passError)} value={password} onChange={(e) => setPassword(e.target.value)}
+        />
+        <div style={fieldError}>{passError}</div>
+        <Button type="primary" htmlType="submit" size="large" block loading={busy} style={{ marginTop: 8 }}>登 录</Button>
+      </form>
+      <div style={{ color: 'rgba(255,255,255,0.75)', fontSize: 12, marginTop: 24 }}>{copyrightLine(new Date().getFullYear())}</div>
+    </div>
+  );
+}

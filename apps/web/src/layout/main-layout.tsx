@@ -1,0 +1,128 @@
+import { lazy, Suspense, useEffect, useMemo, useRef, type ReactElement } from 'react';
+import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { HOME_PATH, PINNED_ROUTE, routeOfPath } from '../app/routes';
+import { feedback } from '../lib/feedback';
+import { getStored } from '../lib/storage';
+import { useIsMobile } from '../lib/ui';
+import { useLayout } from '../stores/layout';
+import { initialProject, parseProjectId, useProject } from '../stores/project';
+import { useSession } from '../stores/session';
+import { AppFooter } from './footer';
+import { Judge } from './judge';
+import { Navbar } from './navbar';
+import { RouteView } from './route-view';
+import { Sidebar } from './sidebar';
+import { TagsView } from './tags-view';
+import { useAppRoutes } from './use-app-routes';
+
+const QueryProvider = lazy(() => import('../app/query-provider'));
+
+/** Spec §9: the first project is selected 100 ms after the list loads. */
+export const PROJECT_SELECT_DELAY_MS = 100;
+
+/**
+ * Loads the project list and selects one: ?projectId= in the URL (a shared link) when visible, else the stored id,
+ * else the first project (an id that is not a number > 0 falls back to the first). No list → an alert.
+ */
+function useProjectBootstrap() {
+  const location = useLocation();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const fromUrl = parseProjectId(new URLSearchParams(location.search).get('projectId'));
+    void useProject.getState().loadProjects().then((projects) => {
+      if (!projects.length) {
+        feedback.modal?.warning({ title: '提示', content: '没有获取到项目列表，请联系管理员为您分配项目', okText: '知道了' });
+        return;
+      }
+      const visibleFromUrl = fromUrl !== null && projects.some((p) => p.id === fromUrl) ? fromUrl : null;
+      const pick = initialProject(projects, visibleFromUrl ?? getStored('projectId'));
+      if (pick) setTimeout(() => useProject.getState().choose(pick.id).catch(() => undefined), PROJECT_SELECT_DELAY_MS);
+    }).catch(() => undefined);
+  }, [location.search]);
+}
+
+/** Views cached by name, keyed by full path (a new `_t` query forces a fresh view); the pinned view is never cached. */
+function CachedViews({ routes }: { routes: RouteObject[] }) {
+  const element = useRoutes(routes);
+  const location = useLocation();
+  const appRoutes = useAppRoutes();
+  const views = useLayout((s) => s.views);
+  const rootKey = useLayout((s) => s.rootKey);
+  const cache = useRef(new Map<string, ReactElement>());
+  const key = location.pathname + location.search;
+  const route = routeOfPath(appRoutes, location.pathname);
+  const cacheable = route && route.code !== PINNED_ROUTE;
+
+  const lastRoot = useRef(rootKey);
+  if (lastRoot.current !== rootKey) {
+    cache.current.clear(); // the refresh event removes the root view; it is recreated below
+    lastRoot.current = rootKey;
+  }
+  if (cacheable && element && !cache.current.has(key)) cache.current.set(key, element);
+  const open = new Set(views.map((v) => v.fullPath));
+  for (const k of [...cache.current.keys()]) if (k !== key && !open.has(k)) cache.current.delete(k);
+
+  return (
+    <div key={rootKey} style={{ height: '100%' }}>
+      {!cacheable && element}
+      {[...cache.current.entries()].map(([k, el]) => (
+        <div key={k} style={{ display: k === key ? 'block' : 'none', height: '100%' }}>{el}</div>
+      ))}
+    </div>
+  );
+}
+
+export function MainLayout() {
+  const mobile = useIsMobile();
+  const collapsed = useLayout((s) => s.collapsed);
+  const appRoutes = useAppRoutes();
+  const user = useSession((s) => s.user);
+  useProjectBootstrap();
+
+  const routes = useMemo<RouteObject[]>(() => [
+    { path: '/', element: <Navigate to="/judge" replace /> },
+    { path: '/judge', element: <Judge /> },
+    ...appRoutes.map((r) => ({ path: r.pattern, element: <RouteView route={r} /> })),
+    { path: '*', element: <Navigate to="/404" replace /> },
+  ], [appRoutes]);
+
+  const content = (
+    <main style={{ flex: 1, padding: mobile ? 8 : 12, minHeight: 0, overflow: 'auto', background: '#f5f5f5' }}>
+      <Suspense fallback={null}>
+        <QueryProvider>
+          <CachedViews routes={routes} />
+        </QueryProvider>
+      </Suspense>
+    </main>
+  );
+
+  if (mobile) {
+    return (
+      <div style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', background: '#f5f5f5' }} data-testid="layout-mobile">
+        <Navbar mobile />
+        {content}
+        <AppFooter />
+      </div>
+    );
+  }
+  return (
+    <div className="kv-layout" style={{ height: '100vh' }} data-testid="layout-desktop">
+      <aside className="kv-sider" style={{ width: collapsed ? 64 : 220 }}>
+        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontWeight: 700, fontSize: collapsed ? 18 : 17, letterSpacing: 1, whiteSpace: 'nowrap', overflow: 'hidden' }} data-testid="brand">
+          {collapsed ? (user?.brand ?? 'K').slice(0, 1) : (user?.brand ?? 'Kelvin 能源云')}
+        </div>
+        <Sidebar collapsed={collapsed} />
+      </aside>
+      <div style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', background: '#f5f5f5' }}>
+        <Navbar mobile={false} />
+        <TagsView />
+        {content}
+        <AppFooter />
+      </div>
+    </div>
+  );
+}
+
+export { HOME_PATH };

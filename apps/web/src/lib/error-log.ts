@@ -1,0 +1,32 @@
+import { create } from 'zustand';
+
+/** Client errors for the 'bug日志' dialog (spec §2.2, §8): newest first, clearable. */
+export interface LoggedError {
+  message: string;
+  stack: string;
+  url: string;
+  at: number;
+}
+
+interface ErrorLogState {
+  errors: LoggedError[];
+  add(err: unknown, url?: string): void;
+  clear(): void;
+}
+
+const MAX_ERRORS = 100;
+
+export const useErrorLog = create<ErrorLogState>((set) => ({
+  errors: [],
+  add(err, url = window.location.href) {
+    const e = err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err));
+    set((s) => ({ errors: [{ message: e.message, stack: e.stack ?? '', url, at: Date.now() }, ...s.errors].slice(0, MAX_ERRORS) }));
+  },
+  clear: () => set({ errors: [] }),
+}));
+
+/** Window-level errors and unhandled promise rejections feed the log. */
+export function installErrorCapture() {
+  window.addEventListener('error', (ev) => useErrorLog.getState().add(ev.error ?? ev.message));
+  window.addEventListener('unhandledrejection', (ev) => useErrorLog.getState().add(ev.reason));
+}

@@ -1,0 +1,155 @@
+import { ResultCode, type ApiEnvelope } from '@kelvin/contracts/codes';
+import { feedback, toastError, toastWarning } from './feedback';
+import { getStored } from './storage';
+
+/** Client timeout of every call (spec §7, §9); the QR code download passes 300 s. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+export const QR_DOWNLOAD_TIMEOUT_MS = 300_000;
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly status: number,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | null | undefined>;
+  body?: unknown;
+  timeout?: number;
+  /** no toast: the caller shows the problem itself */
+  silent?: boolean;
+}
+
+type Hooks = { onLoggedOut: () => void };
+const hooks: Hooks = { onLoggedOut: () => {} };
+/** The session store registers what "log out and reload" means. */
+export function setHttpHooks(h: Hooks) {
+  Object.assign(hooks, h);
+}
+
+export function withQuery(url: string, query?: RequestOptions['query']): string {
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return s ? `${url}${url.includes('?') ? '&' : '?'}${s}` : url;
+}
+
+function authHeaders(): Record<string, string> {
+  const token = getStored('token');
+  const userId = getStored('loginId');
+  return { ...(token ? { Authorization: token } : {}), ...(userId ? { userId } : {}) };
+}
+
+let loggedOutBoxOpen = false;
+/** Spec §8: 401 / 40101 → a confirm box; 重新登录 logs out and reloads, 取消 stays. */
+function showLoggedOut() {
+  if (loggedOutBoxOpen || !feedback.modal) return;
+  loggedOutBoxOpen = true;
+  feedback.modal.confirm({
+    title: '确认登出',
+    content: '您已被登出，可以取消继续留在该页面，或者重新登录',
+    okText: '重新登录',
+    cancelText: '取消',
+    maskClosable: false,
+    keyboard: false,
+    onOk: () => {
+      hooks.onLoggedOut();
+      window.location.reload();
+    },
+    afterClose: () => {
+      loggedOutBoxOpen = false;
+    },
+  });
+}
+
+/** The error catalogue of spec §8, in one place. */
+export function reportError(err: ApiError) {
+  if (err.status === 401 || err.code === ResultCode.UNAUTHENTICATED) return showLoggedOut();
+  if (err.code === ResultCode.BAD_CREDENTIALS) return toastWarning('账户或密码错误');
+  if (err.code === ResultCode.NO_PERMISSION) return toastError('权限不足或认证已过期，请重新登录');
+  toastError(err.message);
+}
+
+async function send(method: string, url: string, opts: RequestOptions = {}): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeout ?? REQUEST_TIMEOUT_MS);
+  const isForm = typeof FormData !== 'undefined' && opts.body instanceof FormData;
+  try {
+    return await fetch(withQuery(url, opts.query), {
+      method,
+      headers: { ...authHeaders(), ...(opts.body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : {}) },
+      body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
+      signal: controller.signal,
+    });
+  } catch (e) {
+    const timedOut = (e as Error).name === 'AbortError';
+    const err = new ApiError(timedOut ? '请求超时，请稍后重试' : `网络错误：${(e as Error).message}`, 0, 0);
+    if (!opts.silent) toastError(err.message);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One call: resolves to the envelope's `data`; any failure is shown (unless silent) and thrown as ApiError. */
+export async function request<T>(method: string, url: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await send(method, url, opts);
+  let body: ApiEnvelope<T> | null = null;
+  try {
+    body = (await res.json()) as ApiEnvelope<T>;
+  } catch {
+    body = null;
+  }
+  if (res.ok && body && body.code === ResultCode.OK) return body.data;
+  const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status, body?.data ?? null);
+  if (!opts.silent) reportError(err);
+  throw err;
+}
+
+/** The whole envelope (login answers data2/attr1 beside data). */
+export async function requestEnvelope<T extends object>(method: string, url: string, opts: RequestOptions = {}): Promise<ApiEnvelope<unknown> & T> {
+  const res = await send(method, url, opts);
+  const body = (await res.json().catch(() => null)) as (ApiEnvelope<unknown> & T) | null;
+  if (res.ok && body?.code === ResultCode.OK) return body;
+  const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status);
+  if (!opts.silent) reportError(err);
+  throw err;
+}
+
+/** File downloads (Excel, templates, QR codes): saved under the server's UTF-8 Content-Disposition name. */
+export async function download(url: string, opts: RequestOptions & { fallbackName?: string } = {}): Promise<void> {
+  const res = await send('GET', url, opts);
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as ApiEnvelope<unknown> | null;
+    const err = new ApiError(body?.msg || `下载失败（${res.status}）`, body?.code ?? res.status, res.status);
+    if (!opts.silent) reportError(err);
+    throw err;
+  }
+  const blob = await res.blob();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = fileNameOf(res.headers.get('content-disposition')) ?? opts.fallbackName ?? 'download';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star) return decodeURIComponent(star[1]);
+  const plain = /filename="?([^";]+)"?/i.exec(disposition);
+  return plain ? plain[1] : null;
+}
+
+export const http = {
+  get: <T>(url: string, query?: RequestOptions['query'], opts?: RequestOptions) => request<T>('GET', url, { ...opts, query }),
+  post: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', url, { ...opts, body }),
+  put: <T>(url: string, body?: unknown, opts?: RequestOptions) => request<T>('PUT', url, { ...opts, body }),
+  del: <T>(url: string, opts?: RequestOptions) => request<T>('DELETE', url, opts),
+};

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** The server started by global-setup (fresh data dir, demo tenant). */
+export const baseUrl = () => process.env.KELVIN_E2E_URL!;
+export const demoUser = () => ({ username: process.env.KELVIN_E2E_DEMO_USER!, password: process.env.KELVIN_E2E_DEMO_PASSWORD! });
+export const adminUser = () => ({ username: 'admin', password: process.env.KELVIN_E2E_ADMIN_PASSWORD! });
+
+const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
+
+/** Keeps a screenshot of a key screen under e2e/screenshots/ (ignored by git). */
+export async function shot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** Console errors and uncaught exceptions of a page; assert it stays empty at the end of a test. */
+export function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+export async function login(page: Page, user = demoUser()) {
+  await page.goto(`${baseUrl()}/login`);
+  await page.getByRole('textbox', { name: '账号' }).fill(user.username);
+  await page.locator('input[name=password]').fill(user.password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+}
+
+/** The token the console stored (for API calls a test makes beside the browser). */
+export async function tokenOf(page: Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  return decodeURIComponent(cookies.find((c) => c.name === 'kelvin_token')!.value);
+}
