@@ -61,6 +61,15 @@ test('切换项目：菜单随项目类型变化，标签页清空并停留在�
   // open-tab history cleared: the pinned project view and the current page remain
   await expect(page.getByTestId('tag')).toHaveCount(2);
   await expect(page.getByRole('menuitem').filter({ hasText: '空调计费参数' })).toBeVisible();
+
+  // a shared link ?projectId=<id> selects that project before the screen opens
+  const ids = await page.evaluate(async () => {
+    const token = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('kelvin_token='))!.split('=')[1]);
+    const res = await fetch('/api/v1/area/project/list?name=滨河', { headers: { Authorization: token } });
+    return (await res.json()).data.rows.map((r: { id: number }) => r.id);
+  });
+  await page.goto(`${baseUrl()}/device/devicemonitor?projectId=${ids[0]}`);
+  await expect(page.getByTestId('project-switcher')).toContainText('滨河热计量小区');
   expect(errors).toEqual([]);
 });
 

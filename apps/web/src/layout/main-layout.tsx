@@ -41,6 +41,15 @@ function useProjectBootstrap() {
       if (pick) setTimeout(() => useProject.getState().choose(pick.id).catch(() => undefined), PROJECT_SELECT_DELAY_MS);
     }).catch(() => undefined);
   }, [location.search]);
+
+  // a link inside the console may carry ?projectId= too: select it when the user may see it
+  const loaded = useProject((s) => s.loaded);
+  useEffect(() => {
+    const wanted = parseProjectId(new URLSearchParams(location.search).get('projectId'));
+    const s = useProject.getState();
+    if (!loaded || wanted === null || wanted === s.current?.id || !s.projects.some((p) => p.id === wanted)) return;
+    s.choose(wanted).catch(() => undefined);
+  }, [location.search, loaded]);
 }
 
 /** Views cached by name, keyed by full path (a new `_t` query forces a fresh view); the pinned view is never cached. */
