@@ -19,7 +19,8 @@ export default async function globalSetup() {
       KELVIN_DATA_DIR: dataDir,
       KELVIN_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
       KELVIN_DEMO: 'on',
-      KELVIN_SIMULATOR: process.env.KELVIN_E2E_SIMULATOR ?? 'off',
+      // the demo tenant's simulated devices (the devices spec controls them); KELVIN_E2E_SIMULATOR=off to leave them out
+      KELVIN_SIMULATOR: process.env.KELVIN_E2E_SIMULATOR ?? 'on',
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
     },
@@ -34,6 +35,9 @@ export default async function globalSetup() {
       const demo = output.match(/示范租户:\s+(\S+) \/ (\S+)/);
       if (m && demo) {
         clearTimeout(timer);
+        // the embedded broker's port, for specs that play devices over MQTT
+        const broker = output.match(/MQTT:\s+(mqtt:\/\/[^\s（]+)/);
+        if (broker) process.env.KELVIN_E2E_MQTT_URL = broker[1];
         process.env.KELVIN_E2E_DEMO_USER = demo[1];
         process.env.KELVIN_E2E_DEMO_PASSWORD = demo[2];
         resolve(m[1]);

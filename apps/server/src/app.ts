@@ -14,11 +14,20 @@ import { seedDemo } from './db/seed/demo.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
+import { createDeviceDomain, type DeviceDomain } from './modules/devices/domain.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { loadSigningKey } from './modules/auth/tokens.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { createProjectService } from './modules/projects/service.ts';
 import { projectRoutes } from './modules/projects/routes.ts';
+import { createAdminServices } from './modules/admin/service.ts';
+import { adminRoutes } from './modules/admin/routes.ts';
+import { createSystemServices } from './modules/system/service.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { createProjectFileService } from './modules/projects/files.ts';
+import { createImportService } from './modules/imports/service.ts';
+import { importRoutes } from './modules/imports/routes.ts';
+import { createDeviceAdmin } from './modules/device-admin/domain.ts';
 import './types.ts';
 
 export const VERSION = '0057';
@@ -27,6 +36,8 @@ export interface Kelvin {
   app: FastifyInstance;
   db: Db;
   mqtt: MqttHub | null;
+  /** live devices (issue 3): ingest, commands, live fan-out, simulator */
+  devices: DeviceDomain;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -36,15 +47,20 @@ export interface Kelvin {
 export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   if (config.databaseUrl && config.databaseSchema) await ensureSchema(config.databaseUrl, config.databaseSchema);
   const db = createDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: config.databaseSchema });
-  await migrate(db);
+  await migrate(db, config.databaseSchema);
   await syncMenus(db);
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, url: config.mqttUrl }) : null;
+  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
+  const adminServices = createAdminServices(db, projects);
+  // system.sms.send / system.params.params / system.holidays.calendar serve billing, monitoring and the schedulers
+  const system = createSystemServices(db, projects, config.sms);
+  const projectFiles = createProjectFileService(db, projects, config.dataDir);
+  const imports = createImportService(projects);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -57,6 +73,8 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  const devices = await createDeviceDomain({ db, config, mqtt, projects, log: app.log });
+  const deviceAdmin = createDeviceAdmin({ db, projects, deviceDomain: devices, imports, mqtt });
 
   await app.register(swagger, {
     openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
@@ -71,18 +89,26 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     data: { status: 'ok', version: VERSION, db: (await pingDb(db)) ? 'up' : 'down', mqtt: mqtt?.status() ?? 'off' },
   }));
   await app.register(authRoutes, { auth });
-  await app.register(projectRoutes, { projects });
+  await app.register(projectRoutes, { projects, files: projectFiles });
+  await app.register(adminRoutes, adminServices);
+  await app.register(systemRoutes, system);
+  await app.register(importRoutes, { imports, projects });
+  await app.register(devices.routes, { auth });
+  await deviceAdmin.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
+
+  await devices.startSimulator();
 
   return {
     app,
     db,
     mqtt,
+    devices,
     firstStart: { admin, demo },
     async close() {
       await app.close();
-      await mqtt?.close();
+      await devices.close(); // stops the simulator, drains the ingest around closing the broker
       await db.destroy();
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },

@@ -10,11 +10,24 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
   MQTT_URL: z.string().optional(),
+  // shared-subscription group of the ingest on an external broker ('' = plain subscription, a single process)
+  MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]*$/, 'MQTT_SHARE_GROUP 只能含字母、数字、下划线或减号').default('kelvin'),
   KELVIN_SIMULATOR: z.enum(['on', 'off']).default('off'),
   KELVIN_DEMO: z.enum(['on', 'off']).default('off'),
   KELVIN_WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // SMS (issue 4): 'record' keeps every message in the SMS record list only; 'aliyun' sends through Aliyun SMS.
+  SMS_PROVIDER: z.enum(['record', 'aliyun']).default('record'),
+  SMS_ALIYUN_ACCESS_KEY_ID: z.string().optional(),
+  SMS_ALIYUN_ACCESS_KEY_SECRET: z.string().optional(),
+  SMS_ALIYUN_ENDPOINT: z.string().url().default('https://dysmsapi.aliyuncs.com'),
+  SMS_ALIYUN_REGION: z.string().default('cn-hangzhou'),
 });
+
+export interface SmsConfig {
+  provider: 'record' | 'aliyun';
+  aliyun?: { accessKeyId: string; accessKeySecret: string; endpoint: string; regionId: string };
+}
 
 export interface KelvinConfig {
   port: number;
@@ -26,6 +39,8 @@ export interface KelvinConfig {
   databaseSchema?: string;
   mqttPort: number;
   mqttUrl?: string;
+  /** $share group for the ingest subscription on an external broker; empty: plain subscription */
+  mqttShareGroup?: string;
   /** false: no broker at all (most API tests). */
   mqttEnabled: boolean;
   simulator: boolean;
@@ -33,6 +48,8 @@ export interface KelvinConfig {
   webDist?: string;
   logLevel: string;
   tokenTtlSeconds: number;
+  /** SMS provider (absent = the record provider). */
+  sms?: SmsConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
@@ -50,11 +67,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     databaseUrl: e.DATABASE_URL || undefined,
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL || undefined,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
     mqttEnabled: true,
     simulator: e.KELVIN_SIMULATOR === 'on',
     demo: e.KELVIN_DEMO === 'on' || e.KELVIN_SIMULATOR === 'on',
     webDist: e.KELVIN_WEB_DIST,
     logLevel: e.LOG_LEVEL,
     tokenTtlSeconds: 12 * 3600,
+    sms: {
+      provider: e.SMS_PROVIDER,
+      aliyun: e.SMS_ALIYUN_ACCESS_KEY_ID && e.SMS_ALIYUN_ACCESS_KEY_SECRET
+        ? { accessKeyId: e.SMS_ALIYUN_ACCESS_KEY_ID, accessKeySecret: e.SMS_ALIYUN_ACCESS_KEY_SECRET, endpoint: e.SMS_ALIYUN_ENDPOINT, regionId: e.SMS_ALIYUN_REGION }
+        : undefined,
+    },
   };
 }

@@ -71,3 +71,182 @@ export const projectIdParam = z.object({
 export const areaIdParam = z.object({
   id: z.coerce.number({ error: '区域编号必须是数字' }).int('区域编号必须是整数'),
 });
+
+/* ---------- Area maintenance (spec §7.2): one schema for the web form and the server ---------- */
+
+const areaName = z.string({ error: '请输入名称' }).trim().min(1, '请输入名称').max(50, '名称最多 50 个字符');
+/** Room floor area in m², the base of billing by area. */
+const floorArea = z.number({ error: '面积必须是数字' }).positive('面积必须大于 0').max(1e6, '面积不能超过 1000000 m²');
+export const projectTypeCode = z.enum(PROJECT_TYPES.map((t) => t.code) as [string, ...string[]], { error: '项目类型不存在' });
+export const projectType2Code = z.number({ error: '项目二级类型不存在' }).int().refine((v) => PROJECT_TYPE2.some((t) => t.code === v), '项目二级类型不存在');
+const billingScheme = z.number({ error: '计费方案必须是数字' }).int('计费方案必须是整数').min(1, '计费方案取值 1～21').max(21, '计费方案取值 1～21');
+const lng = z.number({ error: '经度必须是数字' }).min(-180, '经度取值 -180～180').max(180, '经度取值 -180～180');
+const lat = z.number({ error: '纬度必须是数字' }).min(-90, '纬度取值 -90～90').max(90, '纬度取值 -90～90');
+const address = z.string().trim().max(200, '地址最多 200 个字符');
+const contact = z.string().trim().max(50, '联系人最多 50 个字符');
+const phone = z.string().trim().regex(/^[0-9+\-() ]{0,32}$/, '联系电话格式不正确');
+const remark = z.string().trim().max(500, '备注最多 500 个字符');
+
+export const areaCreateBody = z.object({
+  parentId: z.number().int().nullable().default(null),
+  level: z.enum(AREA_LEVELS, { error: '区域层级不正确' }),
+  name: areaName,
+  floorArea: floorArea.nullable().optional(),
+  projectType: projectTypeCode.optional(),
+  projectType2: projectType2Code.optional(),
+  billingScheme: billingScheme.optional(),
+  address: address.optional(),
+  lng: lng.optional(),
+  lat: lat.optional(),
+  contact: contact.optional(),
+  phone: phone.optional(),
+  remark: remark.optional(),
+  // The spec's area body carries tenantId; the server ignores it and uses the caller's tenant.
+  tenantId: z.unknown().optional(),
+});
+export type AreaCreateBody = z.infer<typeof areaCreateBody>;
+
+export const areaPatchBody = z.object({
+  name: areaName.optional(),
+  floorArea: floorArea.nullable().optional(),
+  projectType: projectTypeCode.nullable().optional(),
+  projectType2: projectType2Code.nullable().optional(),
+  billingScheme: billingScheme.nullable().optional(),
+  address: address.nullable().optional(),
+  lng: lng.nullable().optional(),
+  lat: lat.nullable().optional(),
+  contact: contact.nullable().optional(),
+  phone: phone.nullable().optional(),
+  remark: remark.nullable().optional(),
+  tenantId: z.unknown().optional(),
+});
+export type AreaPatchBody = z.infer<typeof areaPatchBody>;
+
+/** Move an area under another parent of the right level in the same tenant. */
+export const areaMoveBody = z.object({
+  parentId: z.number({ error: '请选择新的上级' }).int('上级编号必须是整数').positive('请选择新的上级'),
+});
+
+/** projectlist / projectedit: a project is an area of level project under a region. */
+export const projectBody = areaPatchBody.omit({ name: true, floorArea: true, projectType: true, tenantId: true }).extend({
+  regionId: z.number({ error: '请选择所属区域' }).int().positive('请选择所属区域'),
+  name: areaName,
+  projectType: projectTypeCode,
+});
+export type ProjectBody = z.infer<typeof projectBody>;
+
+export const projectAliasBody = z.object({
+  alias: z.string({ error: '请输入项目别名' }).trim().max(100, '项目别名最多 100 个字符'),
+});
+export const projectIdQuery = z.object({
+  projectId: z.coerce.number({ error: '项目编号必须是数字' }).int('项目编号必须是整数').positive('项目编号必须大于 0'),
+});
+export const areaIdQuery = z.object({
+  areaId: z.coerce.number({ error: '区域编号必须是数字' }).int('区域编号必须是整数').positive('区域编号必须大于 0'),
+});
+
+export interface AreaDetail extends ProjectInfo {
+  parentId: number | null;
+  level: AreaLevel;
+  floorArea: number | null;
+  contact: string | null;
+  phone: string | null;
+  remark: string | null;
+}
+
+/** Counts shown on projectlist / projectview; device figures are null while no device source answers. */
+export interface ProjectCounts {
+  buildings: number;
+  floors: number;
+  rooms: number;
+  /** Σ room floor area, m² */
+  floorArea: number;
+  devices: number | null;
+  online: number | null;
+  /** 0–100, one decimal; null without devices */
+  onlineRate: number | null;
+  alarmsToday: number | null;
+}
+
+export interface ProjectDetail extends AreaDetail {
+  projectTypeName: string | null;
+  projectType2Name: string | null;
+  regionName: string | null;
+  counts: ProjectCounts;
+}
+
+/** projectindex: a project as a map marker. */
+export type ProjectMapStatus = 'normal' | 'alarm' | 'offline' | 'empty' | 'unknown';
+export const PROJECT_MAP_STATUS_LABELS: Record<ProjectMapStatus, string> = {
+  normal: '正常',
+  alarm: '有告警',
+  offline: '全部离线',
+  empty: '暂无设备',
+  unknown: '状态未知',
+};
+export interface ProjectMapItem {
+  id: number;
+  name: string;
+  alias: string | null;
+  projectType: string | null;
+  address: string | null;
+  lng: number | null;
+  lat: number | null;
+  status: ProjectMapStatus;
+  counts: ProjectCounts;
+}
+
+/* ---------- Project files (spec §7.5 static/getProjectFile, removeProjectFile) ---------- */
+
+export const projectFileListBody = z.object({ projectId: projectIdQuery.shape.projectId });
+export const projectFileIdBody = z.object({
+  fileId: z.coerce.number({ error: '文件编号必须是数字' }).int('文件编号必须是整数').positive('文件编号必须大于 0'),
+});
+export interface ProjectFile {
+  id: number;
+  projectId: number;
+  name: string;
+  size: number;
+  mime: string;
+  uploadedBy: string | null;
+  createdAt: number;
+}
+/** 20 MB per file. */
+export const PROJECT_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
+/* ---------- Excel import templates (spec §7.2 downloadImportModel, importmodel_* lists) ---------- */
+
+export const IMPORT_MODEL_TYPES = ['project', 'gateway', 'areaDevice', 'fpxh', 'sdxs', 'mxxs'] as const;
+export type ImportModelType = (typeof IMPORT_MODEL_TYPES)[number];
+export const importModelQuery = z.object({
+  modelType: z.enum(IMPORT_MODEL_TYPES, { error: '模板类型不存在' }),
+});
+
+export interface ImportColumn {
+  key: string;
+  title: string;
+  required: boolean;
+  note: string;
+  example: string;
+}
+export interface ImportModel {
+  modelType: ImportModelType;
+  name: string;
+  /** the API that imports a filled-in copy, or null when the template is for reference only */
+  importPath: string | null;
+  columns: ImportColumn[];
+}
+export interface ImportRowError {
+  /** Excel row number (the header is row 1) */
+  row: number;
+  column: string | null;
+  message: string;
+}
+export interface ImportResult {
+  rows: number;
+  created: Record<string, number>;
+  updated: number;
+}
+/** At most this many data rows per file. */
+export const IMPORT_MAX_ROWS = 20000;
+export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;

@@ -5,13 +5,19 @@
  */
 export type FieldKind = 'enum' | 'number' | 'time' | 'bool' | 'text';
 
-/** How the simulator moves a reading between reports (commands change writable fields directly). */
+/**
+ * How the simulator moves a reading between reports (commands change writable fields directly). Counters and
+ * demand flags only move while the device is powered (f00 = 1, or no f00).
+ */
 export type FieldSim =
   | { mode: 'static' } // keeps its value until commanded
   | { mode: 'walk'; base: number; jitter: number } // random walk around base, clamped to min/max
-  | { mode: 'accumulate'; perHour: number } // counter that only grows (energy, heat, run time) while the device is on
-  | { mode: 'follow'; target: string; rate: number } // drifts toward another field (room temperature → set point) while on
-  | { mode: 'daylight'; peak: number }; // solar generation: 0 at night, peaks at noon
+  | { mode: 'accumulate'; perHour: number; when?: Record<string, number[]> } // counter that only grows (run time, heat, flow) while every `when` field holds one of its values
+  | { mode: 'follow'; target: string; rate: number } // drifts toward another field (room temperature → set point) at `rate` per hour
+  | { mode: 'daylight'; peak: number } // solar generation: 0 at night, peaks at noon
+  | { mode: 'integrate'; of: string; daily?: boolean } // energy (kWh) from a power field (kW); `daily` restarts at midnight
+  | { mode: 'sum'; of: Record<string, number> } // weighted sum of other fields (time-equivalent, temperature difference)
+  | { mode: 'demand'; actual: string; target: string }; // 1 while powered and `actual` has not reached `target` (valve open, compressor running)
 
 export interface FieldDef {
   code: string; // f00, f01 …
@@ -60,6 +66,11 @@ export interface DeviceTypeDef {
   fields: FieldDef[];
   /** field codes shown as table columns on the monitor page */
   listFields: string[];
+  /** operations besides field writes that the device accepts (spec's operation/{id}?eventType) */
+  actions: DeviceAction[];
 }
+
+/** Operations sent as commands without a field write (spec §7.3 refreshdevice, operation/{id}?eventType). */
+export type DeviceAction = 'refresh' | 'reboot' | 'syncTime' | 'resetAlarm' | 'resetCounters';
 
 export const UNKNOWN_STATUS = '未知状态';

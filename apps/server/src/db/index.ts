@@ -5,12 +5,18 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import * as m001 from './migrations/001-foundation.ts';
+import * as m002 from './migrations/002-devices.ts';
+import * as m003 from './migrations/003-admin.ts';
+import * as m004 from './migrations/004-projects.ts';
 
 export type Db = Kysely<Database>;
 
 /** Ordered migration set shared by both dialects. New files are added here. */
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-devices': m002,
+  '003-admin': m003,
+  '004-projects': m004,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.
@@ -23,6 +29,9 @@ export interface DbOptions {
   schema?: string;
 }
 
+/** The SQLite database file of a data dir (the ingest writer opens its own connection to it). */
+export const sqliteFileOf = (dataDir: string) => path.join(dataDir, 'kelvin.db');
+
 export function createDb(opts: DbOptions): Db {
   if (opts.databaseUrl?.startsWith('postgres')) {
     const pool = new pg.Pool({
@@ -33,11 +42,13 @@ export function createDb(opts: DbOptions): Db {
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = new SQLite(path.join(opts.dataDir, 'kelvin.db'));
+  const file = new SQLite(sqliteFileOf(opts.dataDir));
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
+  // telemetry history inserts touch one B-tree leaf per device and field: keep those pages in memory (64 MB)
+  file.pragma('cache_size = -65536');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
 }
 
@@ -62,10 +73,15 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
   }
 }
 
-export async function migrate(db: Db): Promise<string[]> {
+/**
+ * `schema`: the PostgreSQL schema the database lives in, when not the default. Kysely looks for its migration tables
+ * in every schema unless told which, so two schemas migrating at once (parallel test files) would see each other's.
+ */
+export async function migrate(db: Db, schema?: string): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -14,6 +14,8 @@ export interface TenantTable {
   filing_no: string | null;
   enabled: Flag;
   created_at: Millis;
+  /** data URL (003-admin) */
+  logo: string | null;
 }
 
 export interface AppUserTable {
@@ -44,7 +46,7 @@ export interface RoleTable {
 }
 
 export interface RoleGrantTable { role_id: number; code: string }
-export interface UserRoleTable { user_id: number; role_id: number }
+export interface UserRoleTable { user_id: number; role_id: number; /** group leader (003-admin) */ leader: Generated<Flag> }
 export interface UserProjectTable { user_id: number; project_id: number }
 
 export interface MenuTable {
@@ -118,10 +120,203 @@ export interface AreaTable {
   lng: number | null;
   lat: number | null;
   alias: string | null;
+  /** project contact details (004-projects) */
+  contact: string | null;
+  phone: string | null;
+  remark: string | null;
   created_at: Millis;
 }
 
 export interface SecretTable { key: string; value: string }
+
+export interface ProjectFileTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  name: string;
+  stored_name: string;
+  size: number;
+  mime: string;
+  uploaded_by: string | null;
+  created_at: Millis;
+}
+
+/** Tables of 003-admin: group types, SMS, system parameters, holidays. */
+export interface GroupTypeTable {
+  id: Generated<number>;
+  tenant_id: number;
+  code: string;
+  name: string;
+  description: string | null;
+  builtin: Flag;
+  created_at: Millis;
+}
+
+export interface SmsTemplateTable {
+  id: Generated<number>;
+  tenant_id: number;
+  kind: string;
+  name: string;
+  content: string;
+  external_code: string | null;
+  enabled: Flag;
+  updated_at: Millis;
+}
+
+export interface SmsSettingTable {
+  tenant_id: number;
+  sign_name: string;
+  enabled: Flag;
+  low_balance: Flag;
+  alarm: Flag;
+  cut_off: Flag;
+  /** comma-separated mobile numbers */
+  alarm_phones: string;
+  daily_limit: number;
+  updated_at: Millis;
+}
+
+export interface SmsRecordTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number | null;
+  kind: string;
+  phone: string;
+  sign_name: string | null;
+  content: string;
+  provider: string;
+  status: string;
+  error: string | null;
+  provider_msg_id: string | null;
+  created_at: Millis;
+  sent_at: Millis | null;
+}
+
+export interface SystemParamTable { tenant_id: number; key: string; value: string; updated_at: Millis }
+
+export interface HolidayTable {
+  id: Generated<number>;
+  tenant_id: number;
+  /** 0 = every project of the tenant */
+  project_id: number;
+  date: string;
+  type: string;
+  name: string | null;
+  created_at: Millis;
+}
+
+/** Tables of 002-devices (issue 3). */
+export interface DeviceTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  area_id: number | null;
+  gateway_id: number | null;
+  device_type: string;
+  device_code: string;
+  device_name: string;
+  secret_hash: string;
+  enabled: Flag;
+  created_at: Millis;
+  updated_at: Millis;
+  last_report_at: Millis | null;
+  online_until: Millis | null;
+  last_connect_at: Millis | null;
+  command_pending_at: Millis | null;
+}
+
+export interface DeviceStateTable { device_id: number; field_code: string; num: number | null; txt: string | null; ts: Millis }
+export interface DeviceHistoryTable { device_id: number; field_code: string; ts: Millis; num: number | null; txt: string | null }
+
+export interface DeviceCommandTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_id: number;
+  field_code: string | null;
+  value: string | null;
+  action: string | null;
+  status: string;
+  error: string | null;
+  user_id: number | null;
+  username: string | null;
+  created_at: Millis;
+  sent_at: Millis | null;
+  finished_at: Millis | null;
+  expires_at: Millis;
+}
+
+export interface DeviceOperationLogTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_id: number;
+  device_code: string;
+  device_name: string;
+  device_type: string;
+  command_id: number | null;
+  user_id: number | null;
+  username: string | null;
+  operation: string;
+  detail: string;
+  result: string;
+  at: Millis;
+}
+
+export interface IngestCounterTable { name: string; value: number; updated_at: Millis }
+export interface IngestRejectTable {
+  id: Generated<number>;
+  tenant_id: number | null;
+  device_code: string | null;
+  topic: string;
+  reason: string;
+  detail: string;
+  at: Millis;
+}
+
+/** Device management of 004-projects (issue 5). */
+export interface DeviceGroupTable { id: Generated<number>; tenant_id: number; project_id: number; name: string; remark: string | null; created_at: Millis }
+export interface DeviceGroupMemberTable { group_id: number; device_id: number }
+export interface DeviceBindRecordTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_id: number | null;
+  device_type: string;
+  /** replace | move | spare | install */
+  action: string;
+  old_device_code: string | null;
+  new_device_code: string | null;
+  from_area_id: number | null;
+  to_area_id: number | null;
+  area_path: string | null;
+  detail: string;
+  user_id: number | null;
+  username: string | null;
+  at: Millis;
+}
+export interface DeviceStockTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_type: string;
+  device_code: string;
+  device_name: string;
+  remark: string | null;
+  stocked_at: Millis;
+}
+export interface DeviceCardTable {
+  id: Generated<number>;
+  tenant_id: number;
+  device_code: string;
+  iccid: string;
+  carrier: string;
+  activated_at: Millis | null;
+  package_end: Millis | null;
+  data_limit_mb: number | null;
+  data_used_mb: number | null;
+  updated_at: Millis;
+}
 
 export interface Database {
   tenant: TenantTable;
@@ -137,4 +332,23 @@ export interface Database {
   gate_log: GateLogTable;
   area: AreaTable;
   secret: SecretTable;
+  device: DeviceTable;
+  device_state: DeviceStateTable;
+  device_history: DeviceHistoryTable;
+  device_command: DeviceCommandTable;
+  device_operation_log: DeviceOperationLogTable;
+  ingest_counter: IngestCounterTable;
+  ingest_reject: IngestRejectTable;
+  group_type: GroupTypeTable;
+  sms_template: SmsTemplateTable;
+  sms_setting: SmsSettingTable;
+  sms_record: SmsRecordTable;
+  system_param: SystemParamTable;
+  holiday: HolidayTable;
+  project_file: ProjectFileTable;
+  device_group: DeviceGroupTable;
+  device_group_member: DeviceGroupMemberTable;
+  device_bind_record: DeviceBindRecordTable;
+  device_stock: DeviceStockTable;
+  device_card: DeviceCardTable;
 }

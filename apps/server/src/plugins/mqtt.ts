@@ -1,63 +1,221 @@
 import net from 'node:net';
-import { Aedes, type AuthenticateError } from 'aedes';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt from 'mqtt';
 
 export type MqttStatus = 'off' | 'up' | 'down';
 
-/** Credentials check for device connections; the devices domain installs the real one. */
-export type DeviceAuthenticator = (clientId: string, username: string | undefined, password: Buffer | undefined) => Promise<boolean>;
+/** Largest device message accepted; bigger ones are acknowledged, dropped and counted. */
+export const MAX_PAYLOAD_BYTES = 16 * 1024;
+
+/** What an authenticated device may touch: topics under `kelvin/{tenantCode}/{deviceCode}/` (design §7). */
+export interface DeviceSession {
+  clientId: string;
+  prefix: string;
+}
+
+export type RefuseReason = 'client_id' | 'anonymous' | 'auth' | 'acl_publish' | 'acl_subscribe' | 'oversize';
+
+export interface MqttHandlers {
+  /** device code + secret → its session, or null */
+  authenticate(clientId: string, username: string, password: Buffer): Promise<DeviceSession | null>;
+  /**
+   * A device's `up` or `ack` message. Resolves once it is durably handled: the embedded broker sends PUBACK only
+   * then, so an acknowledged report is never lost. `session` is null for messages from an external broker.
+   */
+  message(topic: string, payload: Buffer, session: DeviceSession | null): Promise<void>;
+  /** the device subscribed to its `down` topic: commands waiting for it can go now */
+  ready(session: DeviceSession): void;
+  refused(reason: RefuseReason, clientId: string | null, topic: string, detail: string): void;
+}
 
 export interface MqttHub {
   status(): MqttStatus;
   /** Port of the embedded broker, when there is one. */
   port: number | null;
-  setAuthenticator(fn: DeviceAuthenticator): void;
+  /** true with MQTT_URL: connection state of devices is unknown here */
+  external: boolean;
+  setHandlers(h: MqttHandlers): void;
+  publish(topic: string, payload: string): Promise<void>;
+  /** whether the device has a live connection (null: unknown, external broker) */
+  isConnected(clientId: string): boolean | null;
+  /** drops a device's connection (credentials reissued, device disabled or deleted) */
+  disconnect(clientId: string): void;
   close(): Promise<void>;
 }
 
-/** Embedded aedes broker (default) or a client of an external broker (MQTT_URL). */
-export async function startMqtt(opts: { port: number; url?: string }): Promise<MqttHub> {
-  if (opts.url) {
-    const client = mqtt.connect(opts.url, { clientId: `kelvin-server-${process.pid}-${Date.now()}`, reconnectPeriod: 2000 });
-    return {
-      port: null,
-      status: () => (client.connected ? 'up' : 'down'),
-      setAuthenticator: () => {},
-      close: () => client.endAsync().then(() => undefined),
-    };
-  }
-  let authenticator: DeviceAuthenticator = async () => false;
-  const broker = await Aedes.createBroker();
+const WILDCARD_ID = /[+#/\s]/;
+const noHandlers: MqttHandlers = {
+  authenticate: async () => null,
+  message: async () => {},
+  ready: () => {},
+  refused: () => {},
+};
+
+/** Topic filters the server's ingest subscribes to on an external broker; a share group spreads them over processes. */
+export function ingestFilters(shareGroup: string | undefined): string[] {
+  const prefix = shareGroup ? `$share/${shareGroup}/` : '';
+  return [`${prefix}kelvin/+/+/up`, `${prefix}kelvin/+/+/ack`];
+}
+
+/** Embedded aedes broker (default) or a client of an external broker (MQTT_URL); the same handlers serve both. */
+export async function startMqtt(opts: { port: number; url?: string; shareGroup?: string }): Promise<MqttHub> {
+  return opts.url ? startExternal(opts.url, opts.shareGroup) : startEmbedded(opts.port);
+}
+
+async function startExternal(url: string, shareGroup: string | undefined): Promise<MqttHub> {
+  let handlers = noHandlers;
+  const client = mqtt.connect(url, { clientId: `kelvin-server-${process.pid}-${Date.now().toString(36)}`, reconnectPeriod: 2000, clean: true });
+  client.on('connect', () => {
+    client.subscribe(ingestFilters(shareGroup), { qos: 1 });
+  });
+  client.on('error', () => {}); // reconnects on its own; status() reports 'down' meanwhile
+  // mqtt.js handles one message at a time and sends PUBACK after `done`: acknowledge at once while the writer keeps
+  // up, and hold the acknowledgement (backpressure on the broker) once too much is in flight.
+  let inflight = 0;
+  const HIGH_WATER = 20_000;
+  client.handleMessage = (packet, done) => {
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    if (payload.length > MAX_PAYLOAD_BYTES) {
+      handlers.refused('oversize', null, packet.topic, `${payload.length} 字节`);
+      return done();
+    }
+    inflight++;
+    const p = handlers.message(packet.topic, payload, null).catch(() => {}).finally(() => inflight--);
+    if (inflight > HIGH_WATER) void p.then(() => done());
+    else done();
+  };
+  return {
+    port: null,
+    external: true,
+    status: () => (client.connected ? 'up' : 'down'),
+    setHandlers: (h) => {
+      handlers = h;
+    },
+    publish: async (topic, payload) => {
+      await client.publishAsync(topic, payload, { qos: 1 });
+    },
+    isConnected: () => null,
+    disconnect: () => {},
+    close: () => client.endAsync().then(() => undefined),
+  };
+}
+
+interface KelvinClient extends Client {
+  kelvinRawId?: string;
+  kelvinSession?: DeviceSession;
+}
+
+async function startEmbedded(port: number): Promise<MqttHub> {
+  let handlers = noHandlers;
+  const connected = new Map<string, KelvinClient>();
+  // device codes are up to 64 characters (MQTT 3.1.1 only promises 23)
+  const broker = await Aedes.createBroker({ maxClientsIdLength: 64 });
+
+  const refuse = (code: number, message: string): AuthenticateError => Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
+
+  // aedes replaces an empty client id by a random one before authenticate: keep the one the device sent
+  broker.preConnect = (client, packet, done) => {
+    (client as KelvinClient).kelvinRawId = packet.clientId ?? '';
+    done(null, true);
+  };
+
   broker.authenticate = (client, username, password, done) => {
-    authenticator(client.id, username, password ?? undefined).then(
-      (good) => {
-        if (good) return done(null, true);
-        const err = new Error('设备认证失败') as AuthenticateError;
-        err.returnCode = 4; // bad user name or password
-        done(err, false);
+    const c = client as KelvinClient;
+    const rawId = c.kelvinRawId ?? '';
+    if (!rawId || WILDCARD_ID.test(rawId)) {
+      handlers.refused('client_id', rawId || null, '', '客户端标识为空或含通配符');
+      return done(refuse(2, '客户端标识不合法'), false);
+    }
+    if (!username || !password) {
+      handlers.refused('anonymous', rawId, '', '未提供用户名或密码');
+      return done(refuse(5, '不允许匿名连接'), false);
+    }
+    if (username !== rawId) {
+      handlers.refused('auth', rawId, '', '用户名与客户端标识不一致');
+      return done(refuse(4, '设备认证失败'), false);
+    }
+    handlers.authenticate(rawId, username, password).then(
+      (session) => {
+        if (!session) {
+          handlers.refused('auth', rawId, '', '设备编号或密钥错误，或设备已停用');
+          return done(refuse(4, '设备认证失败'), false);
+        }
+        c.kelvinSession = session;
+        done(null, true);
       },
-      () => done(null, false),
+      () => done(refuse(3, '服务暂不可用'), false),
     );
   };
-  const server = net.createServer(broker.handle);
+
+  broker.authorizePublish = (client, packet, done) => {
+    const session = (client as KelvinClient | null)?.kelvinSession;
+    const topic = packet.topic;
+    if (!client || !session || (topic !== `${session.prefix}up` && topic !== `${session.prefix}ack`)) {
+      handlers.refused('acl_publish', client?.id ?? null, topic, '只能发布到本设备的 up / ack 主题');
+      return done(new Error('topic not allowed'));
+    }
+    // no retained device messages: the broker would keep them in memory for no reader
+    packet.retain = false;
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    if (payload.length > MAX_PAYLOAD_BYTES) {
+      handlers.refused('oversize', client.id, topic, `${payload.length} 字节`);
+      return done(null);
+    }
+    handlers.message(topic, payload, session).then(() => done(null), (err: Error) => done(err));
+  };
+
+  broker.authorizeSubscribe = (client, sub, done) => {
+    const session = (client as KelvinClient).kelvinSession;
+    const allowed = session && [`${session.prefix}down`, `${session.prefix}#`, `${session.prefix}+`].includes(sub.topic);
+    if (!allowed) {
+      handlers.refused('acl_subscribe', client.id, sub.topic, '只能订阅本设备的 down 主题');
+      return done(null, null); // SUBACK failure, the connection stays
+    }
+    done(null, sub);
+  };
+
+  broker.on('clientReady', (client) => {
+    connected.set(client.id, client as KelvinClient);
+  });
+  broker.on('clientDisconnect', (client) => {
+    if (connected.get(client.id) === client) connected.delete(client.id);
+  });
+  broker.on('subscribe', (subs, client) => {
+    const session = (client as KelvinClient | null)?.kelvinSession;
+    if (session && subs.some((s) => s.topic.startsWith(session.prefix))) handlers.ready(session);
+  });
+
+  // small PUBACK and command packets must not wait for Nagle's algorithm
+  const server = net.createServer({ noDelay: true }, broker.handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
-        reject(new Error(`MQTT 端口 ${opts.port} 已被占用：请用 MQTT_PORT 换一个端口，或用 MQTT_URL 连接外部消息服务器`));
+        reject(new Error(`MQTT 端口 ${port} 已被占用：请用 MQTT_PORT 换一个端口，或用 MQTT_URL 连接外部消息服务器`));
       } else reject(err);
     });
-    server.listen(opts.port, '0.0.0.0', () => resolve());
+    server.listen(port, '0.0.0.0', () => resolve());
   });
   const address = server.address();
   return {
-    port: typeof address === 'object' && address ? address.port : opts.port,
+    port: typeof address === 'object' && address ? address.port : port,
+    external: false,
     status: () => (server.listening ? 'up' : 'down'),
-    setAuthenticator: (fn) => {
-      authenticator = fn;
+    setHandlers: (h) => {
+      handlers = h;
+    },
+    publish: (topic, payload) =>
+      new Promise<void>((resolve, reject) => {
+        broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve()));
+      }),
+    isConnected: (clientId) => connected.has(clientId),
+    disconnect: (clientId) => {
+      connected.get(clientId)?.close();
     },
     close: async () => {
+      // stop accepting first; the listener's callback fires once the broker has closed every connection
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopped;
     },
   };
 }

@@ -2,6 +2,33 @@
  * Which component renders which screen code. A new screen is one line here (plus its component); the route itself
  * comes from the menu tree in packages/contracts/src/menus.ts.
  */
+import { MENUS } from '@kelvin/contracts/menus';
 import { registerPages } from './pages';
 
 void registerPages;
+
+// administration and system settings (issue 4)
+registerPages(['tenantManager'], () => import('../features/admin/pages/tenant-manager'));
+registerPages(['userManager'], () => import('../features/admin/pages/user-manager'));
+registerPages(['groupManager'], () => import('../features/admin/pages/group-manager'));
+registerPages(['groupTypeManager'], () => import('../features/admin/pages/group-type-manager'));
+registerPages(['menuManager'], () => import('../features/admin/pages/menu-manager'));
+registerPages(['gateLogManager'], () => import('../features/admin/pages/gate-log-manager'));
+registerPages(['changepassword'], () => import('../features/admin/pages/change-password'));
+registerPages(['smsManager'], () => import('../features/system/pages/sms-manager'));
+registerPages(['smsRecordList'], () => import('../features/system/pages/sms-record-list'));
+registerPages(['defaultSmsSetting'], () => import('../features/system/pages/default-sms-setting'));
+registerPages(['setting_n'], () => import('../features/system/pages/setting'));
+registerPages(['holidayManagement_n'], () => import('../features/system/pages/holiday-management'));
+
+// live devices (issue 3): the registry-driven monitor serves devicemonitor and every device-type page
+registerPages(['devicemonitor', ...MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code)], () => import('../features/devices/pages/device-monitor'));
+
+// projects, areas and device management (issue 5)
+registerPages(['area'], () => import('../features/projects/pages/area'));
+registerPages(['projectlist'], () => import('../features/projects/pages/project-list'));
+registerPages(['projectedit'], () => import('../features/projects/pages/project-edit'));
+registerPages(['projectview'], () => import('../features/projects/pages/project-view'));
+registerPages(['projectindex'], () => import('../features/projects/pages/project-index'));
+registerPages(['projectview2'], () => import('../features/projects/pages/project-view2'));
+registerPages(['deviceList_n'], () => import('../features/device-admin/pages/device-list'));

@@ -89,6 +89,15 @@ export function MainLayout() {
   const appRoutes = useAppRoutes();
   const user = useSession((s) => s.user);
   useProjectBootstrap();
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false; // just loaded by the guard
+      return;
+    }
+    void useSession.getState().refreshGrants();
+  }, [pathname]);
 
   const routes = useMemo<RouteObject[]>(() => [
     { path: '/', element: <Navigate to="/judge" replace /> },

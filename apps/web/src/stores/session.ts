@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { MenuRow, UserInfo } from '@kelvin/contracts';
-import { ApiError, http, requestEnvelope, setHttpHooks } from '../lib/http';
+import { ApiError, http, reportError, requestEnvelope, setHttpHooks } from '../lib/http';
 import { getStored, removeStored, setStored } from '../lib/storage';
 
 /** Session user of spec §3: token, name, roles, menus and elements as code → true maps. */
@@ -16,6 +16,8 @@ interface SessionState {
   login(username: string, password: string): Promise<void>;
   loadUser(): Promise<void>;
   logout(): Promise<void>;
+  /** Re-reads the grants (on every navigation): a role change shows on the next screen without a new login. */
+  refreshGrants(): Promise<void>;
   /** Spec §4: a role change replaces the roles and the token. */
   changeRole(roles: string[], token: string): void;
   has(code: string): boolean;
@@ -79,6 +81,24 @@ export const useSession = create<SessionState>((set, get) => ({
       }
       await get().logout();
       throw err;
+    }
+  },
+
+  async refreshGrants() {
+    const token = get().token;
+    if (!token || get().status !== 'ready') return;
+    try {
+      const user = await http.get<UserInfo>('/api/admin/user/front/info', { token }, { silent: true });
+      const menus = Object.fromEntries(user.menus.map((m) => [m.code, true as const]));
+      const elements = Object.fromEntries(user.elements.map((e) => [e.code, true as const]));
+      const same = (a: Record<string, true>, b: Record<string, true>) => {
+        const ka = Object.keys(a);
+        return ka.length === Object.keys(b).length && ka.every((k) => b[k]);
+      };
+      if (!same(menus, get().menus) || !same(elements, get().elements)) set({ user, menus, elements });
+    } catch (err) {
+      // a 401 here is the same as anywhere: the error catalogue's confirm box
+      if (err instanceof ApiError && err.status === 401) reportError(err);
     }
   },
 

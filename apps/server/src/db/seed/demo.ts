@@ -1,6 +1,7 @@
 import { MENUS, PLATFORM_ONLY_MENUS, elementCodes } from '@kelvin/contracts';
 import type { Db } from '../index.ts';
 import { hashPassword, randomPassword } from '../../modules/auth/passwords.ts';
+import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from '../../simulator/provision.ts';
 
 interface DemoProject {
   name: string;
@@ -12,7 +13,10 @@ interface DemoProject {
   lat: number;
 }
 
-/** The demo operator company: two regions, projects of several project types, buildings down to rooms. */
+/**
+ * The demo operator company: two regions, projects of several project types, buildings down to rooms; together the
+ * projects use every device type, and each type gets simulated devices (simulator/provision.ts).
+ */
 export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
   {
     name: '华北区域',
@@ -20,6 +24,8 @@ export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
       { name: '阳光花园小区', projectType: 'PT1011', projectType2: 101, billingScheme: 1, address: '北京市朝阳区阳光路 8 号', lng: 116.48, lat: 39.95 },
       { name: '金融中心写字楼', projectType: 'PT2010', projectType2: 102, billingScheme: 9, address: '北京市西城区金融大街 15 号', lng: 116.36, lat: 39.92 },
       { name: '滨河热计量小区', projectType: 'PT4010', projectType2: 105, billingScheme: 21, address: '天津市河西区滨河路 66 号', lng: 117.22, lat: 39.1 },
+      { name: '国贸 V2 空调计费大厦', projectType: 'PT2015', projectType2: 101, billingScheme: 1, address: '北京市朝阳区建国门外大街 1 号', lng: 116.46, lat: 39.91 },
+      { name: '望京多联机办公楼', projectType: 'PT2012', projectType2: 101, billingScheme: 3, address: '北京市朝阳区望京街 10 号', lng: 116.48, lat: 40.0 },
     ],
   },
   {
@@ -29,6 +35,8 @@ export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
       { name: '临港 4G 电能园区', projectType: 'PT5010', projectType2: 103, billingScheme: 3, address: '上海市浦东新区临港大道 99 号', lng: 121.9, lat: 30.9 },
       { name: '崇明光伏电站', projectType: 'PT5020', projectType2: null, billingScheme: null, address: '上海市崇明区光明路 1 号', lng: 121.4, lat: 31.62 },
       { name: '苏州 4G 通断热分摊', projectType: 'PT1013', projectType2: 104, billingScheme: 12, address: '苏州市工业园区星湖街 328 号', lng: 120.72, lat: 31.3 },
+      { name: '南京 4G 空调公寓', projectType: 'PT2013', projectType2: 103, billingScheme: 1, address: '南京市鼓楼区中山北路 30 号', lng: 118.78, lat: 32.07 },
+      { name: '张江综合能源园区', projectType: 'PT5030', projectType2: null, billingScheme: 7, address: '上海市浦东新区张江路 100 号', lng: 121.6, lat: 31.2 },
     ],
   },
 ];
@@ -91,5 +99,6 @@ export async function seedDemo(db: Db): Promise<{ username: string; password: st
     }).returning('id').executeTakeFirstOrThrow();
     await trx.insertInto('user_role').values({ user_id: user.id, role_id: role.id }).execute();
   });
+  await provisionSimulatedDevices(db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
   return { username: 'demo', password };
 }

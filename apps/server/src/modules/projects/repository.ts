@@ -41,6 +41,44 @@ export async function countChildren(db: Db, id: number) {
   return Number(row?.n ?? 0);
 }
 
+/** Names among the children of `parentId` (top level: the tenant's regions) that are in `names`. */
+export async function siblingNames(db: Db, tenantId: number, parentId: number | null, names: string[], exceptId?: number) {
+  if (!names.length) return [];
+  let q = db.selectFrom('area').select('name').where('tenant_id', '=', tenantId).where('name', 'in', names);
+  q = parentId === null ? q.where('parent_id', 'is', null) : q.where('parent_id', '=', parentId);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.execute()).map((r) => r.name);
+}
+
 export async function deleteArea(db: Db, id: number) {
   await db.deleteFrom('area').where('id', '=', id).execute();
+}
+
+const countOf = (n: unknown) => Number(n ?? 0);
+
+/** Buildings, floors, rooms and Σ room area of each project (rooms sit three levels below their project). */
+export async function structureCounts(db: Db, projectIds: number[]) {
+  const out = new Map<number, { buildings: number; floors: number; rooms: number; floorArea: number }>();
+  for (const id of projectIds) out.set(id, { buildings: 0, floors: 0, rooms: 0, floorArea: 0 });
+  if (!projectIds.length) return out;
+  const buildings = await db.selectFrom('area as b')
+    .select(['b.parent_id as projectId', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('b.level', '=', 'building').where('b.parent_id', 'in', projectIds)
+    .groupBy('b.parent_id').execute();
+  const floors = await db.selectFrom('area as f').innerJoin('area as b', 'b.id', 'f.parent_id')
+    .select(['b.parent_id as projectId', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('f.level', '=', 'floor').where('b.parent_id', 'in', projectIds)
+    .groupBy('b.parent_id').execute();
+  const rooms = await db.selectFrom('area as r').innerJoin('area as f', 'f.id', 'r.parent_id').innerJoin('area as b', 'b.id', 'f.parent_id')
+    .select(['b.parent_id as projectId', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('r.floor_area').as('area')])
+    .where('r.level', '=', 'room').where('b.parent_id', 'in', projectIds)
+    .groupBy('b.parent_id').execute();
+  for (const r of buildings) out.get(Number(r.projectId))!.buildings = countOf(r.n);
+  for (const r of floors) out.get(Number(r.projectId))!.floors = countOf(r.n);
+  for (const r of rooms) {
+    const c = out.get(Number(r.projectId))!;
+    c.rooms = countOf(r.n);
+    c.floorArea = Math.round(countOf(r.area) * 100) / 100;
+  }
+  return out;
 }

@@ -1,48 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AREA_LEVELS, PROJECT_TYPE2, PROJECT_TYPES, areaIdParam, pageQuery, projectIdParam } from '@kelvin/contracts';
+import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaMoveBody, areaPatchBody, projectIdParam } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { scopeOf } from '../../lib/scope.ts';
+import type { AuthUser } from '../../types.ts';
 import type { ProjectService } from './service.ts';
-import { toProjectInfo } from './service.ts';
+import { toAreaDetail, toProjectInfo } from './service.ts';
+import type { ProjectFileService } from './files.ts';
+import { projectPageRoutes } from './project-routes.ts';
 
-const projectTypeCode = z.enum(PROJECT_TYPES.map((t) => t.code) as [string, ...string[]], { error: '项目类型不存在' });
-const projectType2Code = z.union(PROJECT_TYPE2.map((t) => z.literal(t.code)) as unknown as [z.ZodLiteral<number>, z.ZodLiteral<number>], { error: '项目二级类型不存在' });
-const billingScheme = z.number({ error: '计费方案必须是数字' }).int().min(1, '计费方案取值 1～21').max(21, '计费方案取值 1～21');
-
-const areaBody = z.object({
-  parentId: z.number().int().nullable().default(null),
-  level: z.enum(AREA_LEVELS, { error: '区域层级不正确' }),
-  name: z.string({ error: '请输入名称' }).trim().min(1, '请输入名称').max(50, '名称最多 50 个字符'),
-  floorArea: z.number().positive('面积必须大于 0').max(1e6, '面积过大').nullable().optional(),
-  projectType: projectTypeCode.optional(),
-  projectType2: projectType2Code.optional(),
-  billingScheme: billingScheme.optional(),
-  address: z.string().max(200, '地址最多 200 个字符').optional(),
-  lng: z.number().min(-180).max(180).optional(),
-  lat: z.number().min(-90).max(90).optional(),
-  // The spec's area body carries tenantId; the server ignores it and uses the caller's tenant.
-  tenantId: z.unknown().optional(),
-});
-
-const areaPatch = z.object({
-  name: z.string().trim().min(1, '请输入名称').max(50, '名称最多 50 个字符').optional(),
-  floorArea: z.number().positive('面积必须大于 0').max(1e6, '面积过大').nullable().optional(),
-  projectType: projectTypeCode.nullable().optional(),
-  projectType2: projectType2Code.nullable().optional(),
-  billingScheme: billingScheme.nullable().optional(),
-  address: z.string().max(200).nullable().optional(),
-  lng: z.number().min(-180).max(180).nullable().optional(),
-  lat: z.number().min(-90).max(90).nullable().optional(),
-  tenantId: z.unknown().optional(),
-});
-
-export async function projectRoutes(app: FastifyInstance, opts: { projects: ProjectService }) {
+export async function projectRoutes(app: FastifyInstance, opts: { projects: ProjectService; files: ProjectFileService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { projects } = opts;
   const tags = ['区域与项目'];
-  const scope = (req: { user: Parameters<typeof scopeOf>[1] | null }) => scopeOf(app.db, req.user!);
+  const scope = (req: { user: AuthUser | null }) => scopeOf(app.db, req.user!);
 
   r.get('/api/v1/area/tree/:id', {
     schema: { tags, summary: '区域树（-1 为全部可见根节点）', params: areaIdParam },
@@ -70,11 +42,6 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     config: { access: 'login' },
   }, async (req) => ok(projects.deviceTypesOf(await projects.project(await scope(req), req.params.projectId))));
 
-  r.get('/api/v1/area/project/list', {
-    schema: { tags, summary: '项目列表（分页）', querystring: pageQuery.extend({ name: z.string().max(50).optional(), projectType: z.string().max(16).optional() }) },
-    config: { access: 'projectlist' },
-  }, async (req) => ok(await projects.projectPage(await scope(req), req.query)));
-
   r.get('/api/v1/area/getproject/:id', {
     schema: { tags, summary: '项目信息', params: areaIdParam },
     config: { access: 'login' },
@@ -99,13 +66,15 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   r.get('/api/v1/area/:id', {
     schema: { tags, summary: '区域详情', params: areaIdParam },
     config: { access: 'area' },
-  }, async (req) => {
-    const a = await projects.area(await scope(req), req.params.id);
-    return ok({ ...toProjectInfo(a), parentId: a.parent_id, level: a.level, floorArea: a.floor_area });
-  });
+  }, async (req) => ok(toAreaDetail(await projects.area(await scope(req), req.params.id))));
 
   r.post('/api/v1/area/create/:createqty', {
-    schema: { tags, summary: '新建区域（一次可建多个同级）', params: z.object({ createqty: z.coerce.number().int().min(1, '数量至少 1').max(500, '一次最多新建 500 个') }), body: areaBody },
+    schema: {
+      tags,
+      summary: '新建区域（一次可建多个同级，名称末尾的数字依次递增）',
+      params: z.object({ createqty: z.coerce.number({ error: '数量必须是数字' }).int('数量必须是整数').min(1, '数量至少 1').max(500, '一次最多新建 500 个') }),
+      body: areaCreateBody,
+    },
     config: { access: 'area:btn_add', operation: '新建区域' },
   }, async (req) => {
     const { tenantId: _ignored, ...body } = req.body;
@@ -113,18 +82,25 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   });
 
   r.put('/api/v1/area/:id', {
-    schema: { tags, summary: '修改区域', params: areaIdParam, body: areaPatch },
+    schema: { tags, summary: '修改区域', params: areaIdParam, body: areaPatchBody },
     config: { access: 'area:btn_edit', operation: '修改区域' },
   }, async (req) => {
     const { tenantId: _ignored, ...patch } = req.body;
     return ok(await projects.update(await scope(req), req.params.id, patch), '修改成功');
   });
 
+  r.post('/api/v1/area/move/:id', {
+    schema: { tags, summary: '移动区域（换到同一租户内上一层级的另一个节点下）', params: areaIdParam, body: areaMoveBody },
+    config: { access: 'area:btn_edit', operation: '移动区域' },
+  }, async (req) => ok(await projects.move(await scope(req), req.params.id, req.body.parentId), '移动成功'));
+
   r.post('/api/v1/area/deletebyid/:id', {
-    schema: { tags, summary: '删除区域', params: areaIdParam },
+    schema: { tags, summary: '删除区域（有下级、设备、账户或文件时拒绝）', params: areaIdParam },
     config: { access: 'area:btn_del', operation: '删除区域' },
   }, async (req) => {
     await projects.remove(await scope(req), req.params.id);
     return ok(null, '删除成功');
   });
+
+  await app.register(projectPageRoutes, opts);
 }

@@ -1,4 +1,8 @@
-import { AREA_LEVEL_LABELS, AREA_LEVELS, MENUS, PROJECT_TYPES, type AreaLevel, type AreaTreeNode, type ProjectInfo } from '@kelvin/contracts';
+import {
+  AREA_LEVEL_LABELS, AREA_LEVELS, PROJECT_TYPE2, deviceTypesForProjectType, PROJECT_TYPES, PROJECT_MAP_STATUS_LABELS,
+  type AreaDetail, type AreaLevel, type AreaPatchBody, type AreaTreeNode, type ProjectCounts, type ProjectDetail,
+  type ProjectInfo, type ProjectMapItem, type ProjectMapStatus,
+} from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import type { Scope } from '../../lib/scope.ts';
@@ -6,13 +10,39 @@ import { paginate } from '../../lib/pagination.ts';
 import * as repo from './repository.ts';
 import type { AreaRow } from './repository.ts';
 
-const CHILD_LEVEL: Record<AreaLevel, AreaLevel | null> = {
+export const CHILD_LEVEL: Record<AreaLevel, AreaLevel | null> = {
   region: 'project',
   project: 'building',
   building: 'floor',
   floor: 'room',
   room: null,
 };
+
+/**
+ * Something another domain keeps on an area (devices, billing accounts, files). An area that still holds any of
+ * them cannot be deleted; each domain registers its own check so this module never reads their tables.
+ */
+export interface AreaHolding {
+  /** unit and noun for the refusal message, e.g. '台设备' */
+  what: string;
+  count(areaId: number): Promise<number>;
+}
+
+/** One area an import creates; its parent is an existing id or another planned node's key. */
+export interface PlannedArea {
+  key: string;
+  parent: { id: number } | { key: string } | null;
+  level: AreaLevel;
+  name: string;
+  cols: Partial<Pick<AreaRow, 'floor_area' | 'project_type' | 'project_type2' | 'billing_scheme' | 'address' | 'lng' | 'lat'>>;
+}
+export interface TreeImportPlan {
+  create: PlannedArea[];
+  update: { id: number; cols: PlannedArea['cols'] }[];
+}
+
+/** Device and alarm figures per project, supplied by the device and monitoring domains once they exist. */
+export type ProjectStatsSource = (projectIds: number[]) => Promise<Map<number, Partial<Pick<ProjectCounts, 'devices' | 'online' | 'alarmsToday'>>>>;
 
 /** Areas the scope may see: all of its tenant(s), or granted projects with their ancestors and descendants. */
 function visibleAreas(all: AreaRow[], scope: Scope): AreaRow[] {
@@ -64,7 +94,72 @@ export function toProjectInfo(a: AreaRow): ProjectInfo {
   };
 }
 
+export function toAreaDetail(a: AreaRow): AreaDetail {
+  return {
+    ...toProjectInfo(a),
+    parentId: a.parent_id,
+    level: a.level as AreaLevel,
+    floorArea: a.floor_area,
+    contact: a.contact,
+    phone: a.phone,
+    remark: a.remark,
+  };
+}
+
+/**
+ * Names for `qty` siblings: a trailing number counts on with its width kept ("101" × 3 → 101, 102, 103;
+ * "B01" → B01, B02 …), otherwise 1…qty is appended ("楼层" × 3 → 楼层1 … 楼层3).
+ */
+export function sequenceNames(name: string, qty: number): string[] {
+  if (qty === 1) return [name];
+  const m = /^(.*?)(\d+)$/.exec(name);
+  if (!m) return Array.from({ length: qty }, (_, i) => `${name}${i + 1}`);
+  const [, prefix, digits] = m;
+  return Array.from({ length: qty }, (_, i) => `${prefix}${String(Number(digits) + i).padStart(digits.length, '0')}`);
+}
+
+export const levelLabel = (level: AreaLevel | null) => (level ? AREA_LEVEL_LABELS[level] : '（无下级）');
+
+type AreaFields = Omit<AreaPatchBody, 'tenantId'>;
+
+/** A patch → the area columns it changes (project fields only on projects; empty strings clear). */
+function toColumns(level: AreaLevel, p: AreaFields) {
+  const isProject = level === 'project';
+  return {
+    ...(p.name !== undefined && { name: p.name }),
+    ...(p.floorArea !== undefined && { floor_area: p.floorArea }),
+    ...(isProject && p.projectType !== undefined && { project_type: p.projectType }),
+    ...(isProject && p.projectType2 !== undefined && { project_type2: p.projectType2 }),
+    ...(isProject && p.billingScheme !== undefined && { billing_scheme: p.billingScheme }),
+    ...(p.address !== undefined && { address: p.address || null }),
+    ...(p.lng !== undefined && { lng: p.lng }),
+    ...(p.lat !== undefined && { lat: p.lat }),
+    ...(p.contact !== undefined && { contact: p.contact || null }),
+    ...(p.phone !== undefined && { phone: p.phone || null }),
+    ...(p.remark !== undefined && { remark: p.remark || null }),
+  };
+}
+
+/** Rules that depend on the level, checked against the values the row will have after the change. */
+function checkLevelFields(level: AreaLevel, p: AreaFields, current?: AreaRow) {
+  if (p.floorArea != null && level !== 'room') throw invalid('只有房间可以填写面积', ['floorArea']);
+  const lng = p.lng !== undefined ? p.lng : (current?.lng ?? null);
+  const lat = p.lat !== undefined ? p.lat : (current?.lat ?? null);
+  if ((lng === null) !== (lat === null)) throw invalid('经度和纬度需同时填写', [lng === null ? 'lng' : 'lat']);
+}
+
+export function mapStatus(c: ProjectCounts): ProjectMapStatus {
+  if (c.devices === null) return 'unknown';
+  if (c.devices === 0) return 'empty';
+  if ((c.alarmsToday ?? 0) > 0) return 'alarm';
+  if (c.online === 0) return 'offline';
+  return 'normal';
+}
+
 export function createProjectService(db: Db) {
+  const holdings: AreaHolding[] = [];
+  const statsSources: ProjectStatsSource[] = [];
+
   async function tree(scope: Scope, rootId: number, levels?: AreaLevel[]): Promise<AreaTreeNode[]> {
     const rows = visibleAreas(await repo.listAreas(db, scope), scope).filter((r) => !levels || levels.includes(r.level as AreaLevel));
     const roots = buildTree(rows);
@@ -99,85 +194,255 @@ export function createProjectService(db: Db) {
     return row;
   }
 
+  /** The project an area belongs to (the area itself when it is one); regions belong to none. */
+  async function projectOf(scope: Scope, areaId: number): Promise<AreaRow> {
+    let row = await area(scope, areaId);
+    while (row.level !== 'project') {
+      if (row.parent_id === null || row.level === 'region') throw invalid('该区域不属于任何项目', ['areaId']);
+      row = await area(scope, row.parent_id);
+    }
+    return row;
+  }
+
+  async function ensureUniqueNames(tenantId: number, parentId: number | null, names: string[], level: AreaLevel, exceptId?: number) {
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup) throw conflict(`名称「${dup}」重复`);
+    const taken = await repo.siblingNames(db, tenantId, parentId, names, exceptId);
+    if (taken.length) throw conflict(`同一上级下已有名为「${taken[0]}」的${levelLabel(level)}`);
+  }
+
+  /** Device/alarm figures merged from every registered source; null where no source answers. */
+  async function countsOf(projectIds: number[]): Promise<Map<number, ProjectCounts>> {
+    const structure = await repo.structureCounts(db, projectIds);
+    const stats = await Promise.all(statsSources.map((s) => s(projectIds)));
+    const out = new Map<number, ProjectCounts>();
+    for (const id of projectIds) {
+      const c: ProjectCounts = { ...structure.get(id)!, devices: null, online: null, onlineRate: null, alarmsToday: null };
+      for (const s of stats) Object.assign(c, s.get(id) ?? {});
+      if (c.devices !== null && c.online !== null) c.onlineRate = c.devices ? Math.round((c.online / c.devices) * 1000) / 10 : 0;
+      out.set(id, c);
+    }
+    return out;
+  }
+
+  async function createChildren(scope: Scope, input: { parentId: number | null; level: AreaLevel; name: string; qty: number } & AreaFields) {
+    let tenantId = scope.tenantId;
+    if (input.parentId !== null) {
+      const parent = await area(scope, input.parentId);
+      if (CHILD_LEVEL[parent.level as AreaLevel] !== input.level) {
+        throw invalid(`${parent.name} 下只能新建${levelLabel(CHILD_LEVEL[parent.level as AreaLevel])}`, ['level']);
+      }
+      tenantId = parent.tenant_id;
+    } else {
+      if (input.level !== 'region') throw invalid('顶层只能新建区域', ['level']);
+      if (scope.projectIds) throw invalid('只有可访问全部项目的用户才能新建区域', ['parentId']);
+    }
+    // A user limited to granted projects would not see a project they create.
+    if (input.level === 'project' && scope.projectIds) throw invalid('只有可访问全部项目的用户才能新建项目', ['parentId']);
+    if (input.level === 'project' && !input.projectType) throw invalid('请选择项目类型', ['projectType']);
+    checkLevelFields(input.level, input);
+    const names = sequenceNames(input.name, input.qty);
+    const tooLong = names.find((n) => n.length > 50);
+    if (tooLong) throw invalid(`名称「${tooLong}」超过 50 个字符`, ['name']);
+    await ensureUniqueNames(tenantId, input.parentId, names, input.level);
+    const createdAt = Date.now();
+    const cols = toColumns(input.level, input);
+    const rows = names.map((name, i) => ({
+      tenant_id: tenantId,
+      parent_id: input.parentId,
+      level: input.level,
+      code: null,
+      sort_no: i,
+      floor_area: null,
+      project_type: null,
+      project_type2: null,
+      billing_scheme: null,
+      address: null,
+      lng: null,
+      lat: null,
+      alias: null,
+      created_at: createdAt,
+      ...cols,
+      name,
+    }));
+    const ids = await db.transaction().execute((trx) => repo.insertAreas(trx, rows));
+    return ids.map((r) => r.id);
+  }
+
+  async function update(scope: Scope, id: number, patch: AreaFields) {
+    const row = await area(scope, id);
+    const level = row.level as AreaLevel;
+    checkLevelFields(level, patch, row);
+    if (level === 'project' && patch.projectType === null) throw invalid('请选择项目类型', ['projectType']);
+    if (patch.name !== undefined && patch.name !== row.name) await ensureUniqueNames(row.tenant_id, row.parent_id, [patch.name], level, row.id);
+    const cols = toColumns(level, patch);
+    if (Object.keys(cols).length) await repo.updateArea(db, row.id, cols);
+    return toAreaDetail((await repo.findArea(db, scope, id))!);
+  }
+
+  /** The new parent of `row` if the move is allowed: same tenant, the level right above, no name clash there. */
+  async function moveTarget(scope: Scope, row: AreaRow, parentId: number): Promise<AreaRow> {
+    const level = row.level as AreaLevel;
+    if (level === 'region') throw invalid('区域是顶层节点，不能移动', ['parentId']);
+    if (parentId === row.id) throw invalid('不能移动到自身下', ['parentId']);
+    const parent = await area(scope, parentId);
+    if (parent.tenant_id !== row.tenant_id) throw invalid('只能在同一租户内移动', ['parentId']);
+    if (CHILD_LEVEL[parent.level as AreaLevel] !== level) {
+      const want = AREA_LEVELS.find((l) => CHILD_LEVEL[l] === level)!;
+      throw invalid(`${levelLabel(level)}只能移动到${levelLabel(want)}下`, ['parentId']);
+    }
+    return parent;
+  }
+
+  async function move(scope: Scope, id: number, parentId: number) {
+    const row = await area(scope, id);
+    const parent = await moveTarget(scope, row, parentId);
+    if (parent.id === row.parent_id) return toAreaDetail(row);
+    await ensureUniqueNames(row.tenant_id, parent.id, [row.name], row.level as AreaLevel, row.id);
+    await repo.updateArea(db, row.id, { parent_id: parent.id });
+    return toAreaDetail((await repo.findArea(db, scope, id))!);
+  }
+
+  /** projectedit: the fields and, when the region changes, the move, checked first and written together. */
+  async function updateProject(scope: Scope, id: number, body: AreaFields & { regionId: number }) {
+    const p = await project(scope, id);
+    const parentId = body.regionId === p.parent_id ? p.parent_id : (await moveTarget(scope, p, body.regionId)).id;
+    const name = body.name ?? p.name;
+    checkLevelFields('project', body, p);
+    if (name !== p.name || parentId !== p.parent_id) await ensureUniqueNames(p.tenant_id, parentId, [name], 'project', p.id);
+    await repo.updateArea(db, p.id, { ...toColumns('project', body), parent_id: parentId });
+    return toAreaDetail((await repo.findArea(db, scope, id))!);
+  }
+
+  async function remove(scope: Scope, id: number) {
+    const row = await area(scope, id);
+    const children = await repo.countChildren(db, row.id);
+    if (children > 0) throw conflict(`「${row.name}」下还有 ${children} 个下级区域，不能删除`);
+    for (const h of holdings) {
+      const n = await h.count(row.id);
+      if (n > 0) throw conflict(`「${row.name}」下还有 ${n} ${h.what}，请先移走或删除后再删除`);
+    }
+    await repo.deleteArea(db, row.id);
+  }
+
+  /**
+   * Writes an import plan in one transaction, level by level: each level's new rows are inserted in chunks and read
+   * back by (parent, name) so the next level can point at them. All or nothing.
+   */
+  async function applyTreeImport(tenantId: number, plan: TreeImportPlan) {
+    const ids = new Map<string, number>();
+    const createdAt = Date.now();
+    const created: Record<string, number> = {};
+    await db.transaction().execute(async (trx) => {
+      for (const level of AREA_LEVELS) {
+        const nodes = plan.create.filter((n) => n.level === level);
+        if (!nodes.length) continue;
+        created[level] = nodes.length;
+        const parentOf = (n: PlannedArea) => (n.parent === null ? null : 'id' in n.parent ? n.parent.id : ids.get(n.parent.key)!);
+        const rows = nodes.map((n, i) => ({
+          tenant_id: tenantId, parent_id: parentOf(n), level, name: n.name, code: null, sort_no: i,
+          floor_area: null, project_type: null, project_type2: null, billing_scheme: null, address: null, lng: null, lat: null, alias: null,
+          created_at: createdAt, ...n.cols,
+        }));
+        for (let i = 0; i < rows.length; i += 500) await trx.insertInto('area').values(rows.slice(i, i + 500)).execute();
+        const parents = [...new Set(rows.map((r) => r.parent_id))];
+        const back = new Map<string, number>();
+        const nonNull = parents.filter((p): p is number => p !== null);
+        for (let i = 0; i < nonNull.length; i += 1000) {
+          const got = await trx.selectFrom('area').select(['id', 'parent_id', 'name']).where('tenant_id', '=', tenantId)
+            .where('level', '=', level).where('parent_id', 'in', nonNull.slice(i, i + 1000)).execute();
+          for (const g of got) back.set(`${g.parent_id}\u0001${g.name}`, g.id);
+        }
+        if (parents.includes(null)) {
+          const got = await trx.selectFrom('area').select(['id', 'name']).where('tenant_id', '=', tenantId).where('level', '=', level).where('parent_id', 'is', null).execute();
+          for (const g of got) back.set(`null\u0001${g.name}`, g.id);
+        }
+        nodes.forEach((n, i) => ids.set(n.key, back.get(`${rows[i].parent_id}\u0001${n.name}`)!));
+      }
+      for (const u of plan.update) await trx.updateTable('area').set(u.cols).where('id', '=', u.id).where('tenant_id', '=', tenantId).execute();
+    });
+    return { created, updated: plan.update.length };
+  }
+
   return {
     tree,
     area,
     project,
+    applyTreeImport,
+    projectOf,
+    /** Every area the scope may see (imports and exports match names against it). */
+    async visibleAreaRows(scope: Scope): Promise<AreaRow[]> {
+      return visibleAreas(await repo.listAreas(db, scope), scope);
+    },
+    createChildren,
+    update,
+    move,
+    updateProject,
+    remove,
+    countsOf,
+
+    /** Other domains declare what they keep on areas (see AreaHolding). */
+    registerHolding(h: AreaHolding) {
+      holdings.push(h);
+    },
+    registerStats(source: ProjectStatsSource) {
+      statsSources.push(source);
+    },
+
+    /** Projects visible to the scope (for other domains and the map). */
+    async visibleProjects(scope: Scope): Promise<AreaRow[]> {
+      return repo.projectsQuery(db, scope, {}).orderBy('sort_no').orderBy('id').execute();
+    },
 
     async projectPage(scope: Scope, q: { pageNo: number; pageSize: number; name?: string; projectType?: string }) {
       const page = await paginate(repo.projectsQuery(db, scope, q), q, (b) => b.orderBy('sort_no').orderBy('id'));
-      return { total: page.total, rows: page.rows.map(toProjectInfo) };
+      const counts = await countsOf(page.rows.map((r) => r.id));
+      return {
+        total: page.total,
+        rows: page.rows.map((r) => ({ ...toAreaDetail(r), projectTypeName: projectTypeName(r.project_type), counts: counts.get(r.id)! })),
+      };
     },
 
-    /** Device types a project's type implies (spec §6), until the device registry answers this. */
-    deviceTypesOf(p: AreaRow) {
-      return MENUS.filter((m) => m.parent === 'deviceTypes' && m.projectTypes?.includes(p.project_type ?? ''))
-        .map((m) => ({ code: m.code, name: m.title }));
+    async projectDetail(scope: Scope, id: number): Promise<ProjectDetail> {
+      const p = await project(scope, id);
+      const region = p.parent_id === null ? undefined : await repo.findArea(db, scope, p.parent_id);
+      return {
+        ...toAreaDetail(p),
+        projectTypeName: projectTypeName(p.project_type),
+        projectType2Name: PROJECT_TYPE2.find((t) => t.code === p.project_type2)?.name ?? null,
+        regionName: region?.name ?? null,
+        counts: (await countsOf([p.id])).get(p.id)!,
+      };
     },
 
-    projectTypeName(code: string | null) {
-      return PROJECT_TYPES.find((t) => t.code === code)?.name ?? null;
-    },
-
-    async createChildren(scope: Scope, input: { parentId: number | null; level: AreaLevel; name: string; qty: number; floorArea?: number | null } & Partial<Pick<ProjectInfo, 'projectType' | 'projectType2' | 'billingScheme' | 'address' | 'lng' | 'lat'>>) {
-      let tenantId = scope.tenantId;
-      if (input.parentId !== null) {
-        const parent = await area(scope, input.parentId);
-        if (CHILD_LEVEL[parent.level as AreaLevel] !== input.level) {
-          throw invalid(`${parent.name} 下只能新建${levelLabel(CHILD_LEVEL[parent.level as AreaLevel])}`, ['level']);
-        }
-        tenantId = parent.tenant_id;
-      } else {
-        if (input.level !== 'region') throw invalid('顶层只能新建区域', ['level']);
-        if (scope.projectIds) throw invalid('只有可访问全部项目的用户才能新建区域', ['parentId']);
-      }
-      const createdAt = Date.now();
-      const rows = Array.from({ length: input.qty }, (_, i) => ({
-        tenant_id: tenantId,
-        parent_id: input.parentId,
-        level: input.level,
-        name: input.qty > 1 ? `${input.name}${i + 1}` : input.name,
-        sort_no: i,
-        floor_area: input.floorArea ?? null,
-        project_type: input.level === 'project' ? input.projectType ?? null : null,
-        project_type2: input.level === 'project' ? input.projectType2 ?? null : null,
-        billing_scheme: input.level === 'project' ? input.billingScheme ?? null : null,
-        address: input.address ?? null,
-        lng: input.lng ?? null,
-        lat: input.lat ?? null,
-        alias: null,
-        code: null,
-        created_at: createdAt,
-      }));
-      const ids = await db.transaction().execute((trx) => repo.insertAreas(trx, rows));
-      return ids.map((r) => r.id);
-    },
-
-    async update(scope: Scope, id: number, patch: { name?: string; floorArea?: number | null; projectType?: string | null; projectType2?: number | null; billingScheme?: number | null; address?: string | null; lng?: number | null; lat?: number | null }) {
-      const row = await area(scope, id);
-      await repo.updateArea(db, row.id, {
-        ...(patch.name !== undefined && { name: patch.name }),
-        ...(patch.floorArea !== undefined && { floor_area: patch.floorArea }),
-        ...(row.level === 'project' && patch.projectType !== undefined && { project_type: patch.projectType }),
-        ...(row.level === 'project' && patch.projectType2 !== undefined && { project_type2: patch.projectType2 }),
-        ...(row.level === 'project' && patch.billingScheme !== undefined && { billing_scheme: patch.billingScheme }),
-        ...(patch.address !== undefined && { address: patch.address }),
-        ...(patch.lng !== undefined && { lng: patch.lng }),
-        ...(patch.lat !== undefined && { lat: patch.lat }),
+    /** projectindex: every visible project as a marker (projects without coordinates are listed, not placed). */
+    async projectMap(scope: Scope): Promise<{ items: ProjectMapItem[]; statusLabels: typeof PROJECT_MAP_STATUS_LABELS }> {
+      const rows = await repo.projectsQuery(db, scope, {}).orderBy('sort_no').orderBy('id').execute();
+      const counts = await countsOf(rows.map((r) => r.id));
+      const items = rows.map((r) => {
+        const c = counts.get(r.id)!;
+        return { id: r.id, name: r.name, alias: r.alias, projectType: r.project_type, address: r.address, lng: r.lng, lat: r.lat, status: mapStatus(c), counts: c };
       });
-      return toProjectInfo((await repo.findArea(db, scope, id))!);
+      return { items, statusLabels: PROJECT_MAP_STATUS_LABELS };
     },
 
-    async remove(scope: Scope, id: number) {
-      const row = await area(scope, id);
-      if ((await repo.countChildren(db, row.id)) > 0) throw conflict(`「${row.name}」下还有下级区域，不能删除`);
-      await repo.deleteArea(db, row.id);
+    async setAlias(scope: Scope, id: number, alias: string) {
+      const p = await project(scope, id);
+      await repo.updateArea(db, p.id, { alias: alias || null });
+      return { projectId: p.id, alias: alias || null };
     },
+
+    /** Device types a project's type uses (spec §6, design §8): the device registry's answer, gateways included. */
+    deviceTypesOf(p: AreaRow) {
+      return deviceTypesForProjectType(p.project_type).map((t) => ({ code: t.code, name: t.name, category: t.category }));
+    },
+
+    projectTypeName,
   };
 }
 
-function levelLabel(level: AreaLevel | null) {
-  return level ? AREA_LEVEL_LABELS[level] : '（无下级）';
+function projectTypeName(code: string | null) {
+  return PROJECT_TYPES.find((t) => t.code === code)?.name ?? null;
 }
 
 export type ProjectService = ReturnType<typeof createProjectService>;

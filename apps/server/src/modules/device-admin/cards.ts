@@ -1,0 +1,60 @@
+import type { DeviceCardBody } from '@kelvin/contracts';
+import type { Db } from '../../db/index.ts';
+import { conflict } from '../../lib/errors.ts';
+import { paginate } from '../../lib/pagination.ts';
+import type { Scope } from '../../lib/scope.ts';
+import type { ProjectService } from '../projects/service.ts';
+import * as repo from './repository.ts';
+import { CELLULAR_TYPES, type DeviceAdminService } from './service.ts';
+
+/** deviceCardInfoList: the SIM card of each 4G device (ICCID, carrier, package end, data used). */
+export function createDeviceCardService(deps: { db: Db; projects: ProjectService; admin: DeviceAdminService }) {
+  const { db } = deps;
+
+  /** One ICCID belongs to one device of the tenant. */
+  async function check(tenantId: number, deviceCode: string, iccid: string) {
+    const other = await db.selectFrom('device_card').select('device_code').where('tenant_id', '=', tenantId).where('iccid', '=', iccid)
+      .where('device_code', '!=', deviceCode).executeTakeFirst();
+    if (other) throw conflict(`ICCID ${iccid} 已绑定设备「${other.device_code}」`);
+  }
+
+  return {
+    check,
+
+    async list(scope: Scope, q: { projectId: number; keyword?: string; pageNo: number; pageSize: number }) {
+      const p = await deps.projects.project(scope, q.projectId);
+      let query = repo.scopedDevices(db, scope).selectAll().where('project_id', '=', p.id).where('device_type', 'in', CELLULAR_TYPES);
+      if (q.keyword) {
+        const like = repo.likeName(q.keyword);
+        query = query.where((eb) => eb.or([
+          eb(eb.fn('lower', ['device_name']), 'like', like),
+          eb(eb.fn('lower', ['device_code']), 'like', like),
+          eb('device_code', 'in', eb.selectFrom('device_card').select('device_code').where('tenant_id', '=', p.tenant_id).where('iccid', 'like', `%${q.keyword}%`)),
+        ]));
+      }
+      const page = await paginate(query, q, (b) => b.orderBy('device_code'));
+      return { total: page.total, rows: await deps.admin.rowsOf(scope, page.rows) };
+    },
+
+    /** Registers or changes the card of a device the caller can see. */
+    async save(scope: Scope, card: DeviceCardBody) {
+      const device = await deps.admin.deviceByCode(scope, card.deviceCode);
+      await check(device.tenant_id, device.device_code, card.iccid);
+      const values = {
+        iccid: card.iccid, carrier: card.carrier, activated_at: card.activatedAt ?? null, package_end: card.packageEnd ?? null,
+        data_limit_mb: card.dataLimitMb ?? null, data_used_mb: card.dataUsedMb ?? null, updated_at: Date.now(),
+      };
+      const existing = await db.selectFrom('device_card').select('id').where('tenant_id', '=', device.tenant_id).where('device_code', '=', device.device_code).executeTakeFirst();
+      if (existing) await db.updateTable('device_card').set(values).where('id', '=', existing.id).execute();
+      else await db.insertInto('device_card').values({ tenant_id: device.tenant_id, device_code: device.device_code, ...values }).execute();
+      return (await deps.admin.rowsOf(scope, [device]))[0];
+    },
+
+    async remove(scope: Scope, deviceCode: string) {
+      const device = await deps.admin.deviceByCode(scope, deviceCode);
+      await db.deleteFrom('device_card').where('tenant_id', '=', device.tenant_id).where('device_code', '=', device.device_code).execute();
+    },
+  };
+}
+
+export type DeviceCardService = ReturnType<typeof createDeviceCardService>;

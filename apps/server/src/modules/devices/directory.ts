@@ -1,0 +1,87 @@
+import { DEVICE_TYPE_BY_CODE, type DeviceTypeDef } from '@kelvin/contracts';
+import type { Db } from '../../db/index.ts';
+import { secretMatches } from './credentials.ts';
+
+/** What the MQTT side needs to know about a device, looked up by its code (the client id). */
+export interface DeviceContext {
+  id: number;
+  code: string;
+  tenantId: number;
+  tenantCode: string;
+  projectId: number;
+  type: DeviceTypeDef;
+  secretHash: string;
+  /** device and tenant enabled */
+  enabled: boolean;
+  /** `kelvin/{tenantCode}/{deviceCode}/` */
+  prefix: string;
+}
+
+const TTL_MS = 30_000;
+const MISS_TTL_MS = 5_000;
+
+/**
+ * Code → device context with a short cache: at thousands of messages per second the ingest path cannot ask the
+ * database about every one. Changes made here (credentials, disable, delete) invalidate at once; another process
+ * sees them within TTL_MS.
+ */
+export function createDeviceDirectory(db: Db) {
+  const cache = new Map<string, { ctx: DeviceContext | null; at: number }>();
+  const loading = new Map<string, Promise<DeviceContext | null>>();
+
+  async function load(code: string): Promise<DeviceContext | null> {
+    const row = await db.selectFrom('device')
+      .innerJoin('tenant', 'tenant.id', 'device.tenant_id')
+      .select(['device.id', 'device.device_code', 'device.tenant_id', 'tenant.code as tenant_code', 'device.project_id', 'device.device_type',
+        'device.secret_hash', 'device.enabled', 'tenant.enabled as tenant_enabled'])
+      .where('device.device_code', '=', code)
+      .executeTakeFirst();
+    const type = row && DEVICE_TYPE_BY_CODE.get(row.device_type);
+    if (!row || !type) return null;
+    return {
+      id: row.id,
+      code: row.device_code,
+      tenantId: row.tenant_id,
+      tenantCode: row.tenant_code,
+      projectId: row.project_id,
+      type,
+      secretHash: row.secret_hash,
+      enabled: row.enabled === 1 && row.tenant_enabled === 1,
+      prefix: `kelvin/${row.tenant_code}/${row.device_code}/`,
+    };
+  }
+
+  async function byCode(code: string): Promise<DeviceContext | null> {
+    const hit = cache.get(code);
+    const now = Date.now();
+    if (hit && now - hit.at < (hit.ctx ? TTL_MS : MISS_TTL_MS)) return hit.ctx;
+    let p = loading.get(code);
+    if (!p) {
+      p = load(code).finally(() => loading.delete(code));
+      loading.set(code, p);
+    }
+    const ctx = await p;
+    cache.set(code, { ctx, at: now });
+    if (cache.size > 200_000) cache.clear(); // bounded: a flood of unknown codes cannot grow it forever
+    return ctx;
+  }
+
+  return {
+    byCode,
+    /** device code + secret → context, or null (unknown, wrong secret, disabled) */
+    async authenticate(code: string, password: Buffer | string): Promise<DeviceContext | null> {
+      const good = (ctx: DeviceContext | null) => !!ctx && ctx.enabled && secretMatches(ctx.secretHash, password);
+      let ctx = await byCode(code);
+      if (good(ctx)) return ctx;
+      // the cache may predate a reissue in another process: ask the database once more before refusing
+      cache.delete(code);
+      ctx = await byCode(code);
+      return good(ctx) ? ctx : null;
+    },
+    invalidate(code: string) {
+      cache.delete(code);
+    },
+  };
+}
+
+export type DeviceDirectory = ReturnType<typeof createDeviceDirectory>;

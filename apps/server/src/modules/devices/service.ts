@@ -1,0 +1,337 @@
+import crypto from 'node:crypto';
+import {
+  DEVICE_ACTION_LABELS, DEVICE_CATEGORY_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, ResultCode, deviceTopic,
+  deviceTypesForProjectType, type AreaTreeNode, type DeviceCredentials, type DeviceDetail, type DeviceListQuery, type DeviceRow,
+  type DeviceTypeDef, type FieldValue,
+} from '@kelvin/contracts';
+import type { Db } from '../../db/index.ts';
+import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
+import { paginate } from '../../lib/pagination.ts';
+import type { Scope } from '../../lib/scope.ts';
+import type { MqttHub } from '../../plugins/mqtt.ts';
+import type { AuthUser } from '../../types.ts';
+import type { CommandService, CommandTarget } from '../commands/service.ts';
+import { toCommandView } from '../commands/service.ts';
+import type { ProjectService } from '../projects/service.ts';
+import { hashSecret, newSecret } from './credentials.ts';
+import type { DeviceDirectory } from './directory.ts';
+import * as repo from './repository.ts';
+import type { DeviceDbRow } from './repository.ts';
+
+const GATEWAY_TYPES = new Set(['gateway', 'manager']);
+/** Thermostat-like categories summarised by thermostat/monitor. */
+const THERMOSTAT_CATEGORIES = new Set(['thermostat', 'billingThermostat', 'onOffController', 'airCabinet']);
+const MANAGE_CODES = ['deviceList_n:btn_edit', 'area:btn_edit'];
+
+/** The menu behind a device type's page (gateways and managers: 网关管理). */
+const menuOf = (type: string) => (GATEWAY_TYPES.has(type) ? 'gatewayControl' : type);
+
+/** Viewing: the device's own page or the general monitor page. */
+export function canView(user: AuthUser, type: string): boolean {
+  return user.codes.has('devicemonitor') || user.codes.has(menuOf(type));
+}
+
+/** Controlling: the page's control element (e.g. device20020:control) or devicemonitor:control. */
+export function canControl(user: AuthUser, type: string): boolean {
+  if (user.codes.has('devicemonitor:control')) return true;
+  return user.codes.has(GATEWAY_TYPES.has(type) ? 'gatewayControl:btn_edit' : `${type}:control`);
+}
+
+const noPermission = () => new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
+
+interface AreaInfo { name: string; level: string; parentId: number | null }
+
+/** id → node of a tree answered by the projects service (one walk, no area queries of our own). */
+function indexTree(roots: AreaTreeNode[], into = new Map<number, AreaInfo>(), parentId: number | null = null) {
+  for (const n of roots) {
+    into.set(n.id, { name: n.label, level: n.level, parentId });
+    indexTree(n.children, into, n.id);
+  }
+  return into;
+}
+
+function subtreeIds(node: AreaTreeNode, out: number[] = []): number[] {
+  out.push(node.id);
+  for (const c of node.children) subtreeIds(c, out);
+  return out;
+}
+
+/** building / floor / room of an area (the levels below its project). */
+function areaPath(index: Map<number, AreaInfo>, areaId: number | null): string {
+  const names: string[] = [];
+  let cur = areaId === null ? undefined : index.get(areaId);
+  while (cur && cur.level !== 'project' && cur.level !== 'region') {
+    names.unshift(cur.name);
+    cur = cur.parentId === null ? undefined : index.get(cur.parentId);
+  }
+  return names.join(' / ');
+}
+
+export function randomDeviceCode(type: DeviceTypeDef): string {
+  const prefix = type.code.replace(/^device/, '').replace(/[^A-Za-z0-9]/g, '').slice(0, 8).toUpperCase();
+  return `${prefix}-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
+export function createDeviceService(deps: { db: Db; projects: ProjectService; directory: DeviceDirectory; commands: CommandService; mqtt: MqttHub | null }) {
+  const { db, projects } = deps;
+
+  async function areaIndex(scope: Scope, projectIds: number[]) {
+    const index = new Map<number, AreaInfo>();
+    for (const pid of new Set(projectIds)) {
+      try {
+        indexTree(await projects.tree(scope, pid), index);
+      } catch {
+        // a project the scope cannot see has no names to show
+      }
+    }
+    return index;
+  }
+
+  async function toRows(scope: Scope, rows: DeviceDbRow[], now = Date.now()): Promise<DeviceRow[]> {
+    const [states, index] = await Promise.all([
+      repo.statesOf(db, rows.map((r) => r.id)),
+      areaIndex(scope, rows.map((r) => r.project_id)),
+    ]);
+    const fields = new Map<number, Record<string, FieldValue>>();
+    for (const s of states) {
+      let f = fields.get(s.device_id);
+      if (!f) fields.set(s.device_id, (f = {}));
+      f[s.field_code] = s.num ?? s.txt ?? '';
+    }
+    return rows.map((r) => ({
+      id: r.id,
+      deviceCode: r.device_code,
+      deviceName: r.device_name,
+      deviceType: r.device_type,
+      typeName: DEVICE_TYPE_BY_CODE.get(r.device_type)?.name ?? r.device_type,
+      online: (r.online_until ?? 0) > now,
+      onlineUntil: r.online_until,
+      lastReportAt: r.last_report_at,
+      projectId: r.project_id,
+      areaId: r.area_id,
+      areaPath: areaPath(index, r.area_id),
+      gatewayId: r.gateway_id,
+      enabled: r.enabled === 1,
+      fields: fields.get(r.id) ?? {},
+    }));
+  }
+
+  /** One device the caller may see (404 for another tenant's or an ungranted project's) and may view/control. */
+  async function device(user: AuthUser, scope: Scope, id: number, need: 'view' | 'control' | 'manage' = 'view'): Promise<DeviceDbRow> {
+    const row = await repo.findDevice(db, scope, id);
+    if (!row || (scope.projectIds && !scope.projectIds.has(row.project_id))) throw notFound('设备');
+    if (!canView(user, row.device_type) && need === 'view') throw noPermission();
+    if (need === 'control' && !canControl(user, row.device_type)) throw noPermission();
+    if (need === 'manage' && !MANAGE_CODES.some((c) => user.codes.has(c))) throw noPermission();
+    return row;
+  }
+
+  async function target(row: DeviceDbRow): Promise<CommandTarget> {
+    return {
+      id: row.id, tenantId: row.tenant_id, tenantCode: await repo.tenantCodeOf(db, row.tenant_id), projectId: row.project_id,
+      deviceType: row.device_type, deviceCode: row.device_code, deviceName: row.device_name, onlineUntil: row.online_until,
+    };
+  }
+
+  /** The area ids at and below `areaId` (a building, floor or room the scope can see). */
+  async function areaScope(scope: Scope, areaId: number | undefined) {
+    if (areaId === undefined) return undefined;
+    const [node] = await projects.tree(scope, areaId);
+    return subtreeIds(node);
+  }
+
+  async function projectOfArea(scope: Scope, areaId: number) {
+    let area = await projects.area(scope, areaId);
+    for (let depth = 0; area.level !== 'project'; depth++) {
+      if (area.parent_id === null || depth > 6) throw invalid('设备只能放在项目及其下级区域中', ['areaId']);
+      area = await projects.area(scope, area.parent_id);
+    }
+    return area;
+  }
+
+  async function log(row: DeviceDbRow, user: AuthUser, operation: string, detail: string) {
+    await db.insertInto('device_operation_log').values({
+      tenant_id: row.tenant_id, project_id: row.project_id, device_id: row.id, device_code: row.device_code, device_name: row.device_name,
+      device_type: row.device_type, command_id: null, user_id: user.id, username: user.username, operation, detail, result: '成功', at: Date.now(),
+    }).execute();
+  }
+
+  function credentials(row: Pick<DeviceDbRow, 'id' | 'device_code'>, tenantCode: string, secret: string): DeviceCredentials {
+    return {
+      deviceId: row.id,
+      deviceCode: row.device_code,
+      clientId: row.device_code,
+      username: row.device_code,
+      password: secret,
+      topics: {
+        up: deviceTopic(tenantCode, row.device_code, 'up'),
+        down: deviceTopic(tenantCode, row.device_code, 'down'),
+        ack: deviceTopic(tenantCode, row.device_code, 'ack'),
+      },
+    };
+  }
+
+  return {
+    canView,
+    canControl,
+    device,
+    target,
+    toRows,
+
+    async list(user: AuthUser, scope: Scope, q: DeviceListQuery) {
+      if (q.projectId !== undefined) await projects.project(scope, q.projectId);
+      if (q.deviceType && !canView(user, q.deviceType)) throw noPermission();
+      const now = Date.now();
+      const query = repo.devicesQuery(db, scope, {
+        projectId: q.projectId,
+        types: DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t)),
+        deviceType: q.deviceType,
+        online: q.online,
+        keyword: q.keyword,
+        areaIds: await areaScope(scope, q.areaId),
+        gatewayId: q.gatewayId,
+        now,
+      });
+      const page = await paginate(query, q, (b) => b.orderBy('device_code'));
+      return { total: page.total, rows: await toRows(scope, page.rows, now) };
+    },
+
+    async detail(user: AuthUser, scope: Scope, id: number): Promise<DeviceDetail> {
+      const row = await device(user, scope, id);
+      const [[base], project, states, open] = await Promise.all([
+        toRows(scope, [row]),
+        projects.project(scope, row.project_id),
+        repo.statesOf(db, [row.id]),
+        db.selectFrom('device_command').selectAll().where('device_id', '=', row.id).where('status', 'in', ['pending', 'sent']).orderBy('id', 'desc').limit(50).execute(),
+      ]);
+      return {
+        ...base,
+        projectName: project.name,
+        createdAt: row.created_at,
+        fieldTimes: Object.fromEntries(states.map((s) => [s.field_code, s.ts])),
+        openCommands: open.map((c) => toCommandView(c, { deviceType: row.device_type, deviceCode: row.device_code })),
+      };
+    },
+
+    /** Registry types of the project's type plus any other type it holds, with counts; only types the user may see. */
+    async typesOfProject(user: AuthUser, scope: Scope, projectId: number) {
+      const project = await projects.project(scope, projectId);
+      const counts = await repo.typeCounts(db, project.id, Date.now());
+      const codes = new Set([...deviceTypesForProjectType(project.project_type).map((t) => t.code), ...counts.keys()]);
+      return DEVICE_TYPES.filter((t) => codes.has(t.code) && canView(user, t.code)).map((t) => ({
+        code: t.code,
+        name: t.name,
+        category: t.category,
+        categoryName: DEVICE_CATEGORY_LABELS[t.category],
+        route: GATEWAY_TYPES.has(t.code) ? '/device/gatewayControl' : `/device/${t.code}`,
+        total: counts.get(t.code)?.total ?? 0,
+        online: counts.get(t.code)?.online ?? 0,
+      }));
+    },
+
+    /** The field schema of a type, or of a device's type (protocollist/{id}). */
+    async protocol(user: AuthUser, scope: Scope, id: string) {
+      const code = /^\d+$/.test(id) ? (await device(user, scope, Number(id))).device_type : id;
+      const def = DEVICE_TYPE_BY_CODE.get(code);
+      if (!def) throw notFound('设备类型');
+      return {
+        code: def.code,
+        name: def.name,
+        category: def.category,
+        categoryName: DEVICE_CATEGORY_LABELS[def.category],
+        heartbeatSeconds: def.heartbeatSeconds,
+        sleeps: def.sleeps,
+        listFields: def.listFields,
+        actions: def.actions.map((a) => ({ code: a, label: DEVICE_ACTION_LABELS[a] })),
+        fields: def.fields.map(({ sim: _sim, initial: _initial, ...f }) => f),
+      };
+    },
+
+    /** Thermostats of a project (or of one of its buildings/floors/rooms) at a glance. */
+    async thermostatMonitor(user: AuthUser, scope: Scope, projectId: number, areaId: number) {
+      const project = await projects.project(scope, projectId);
+      const areaIds = areaId > 0 && areaId !== project.id ? await areaScope(scope, areaId) : undefined;
+      const types = DEVICE_TYPES.filter((t) => THERMOSTAT_CATEGORIES.has(t.category) && canView(user, t.code)).map((t) => t.code);
+      const now = Date.now();
+      const count = async (online?: boolean) => Number((await repo.devicesQuery(db, scope, { projectId: project.id, types, areaIds, online, now })
+        .clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+      const [total, online, agg] = await Promise.all([
+        count(),
+        count(true),
+        repo.fieldAggregates(db, { projectId: project.id, types, areaIds, fields: ['f00', 'f03', 'f04', 'f06'], now }),
+      ]);
+      const round1 = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v * 10) / 10);
+      return {
+        total,
+        online,
+        offline: total - online,
+        poweredOn: agg.get('f00')?.ones ?? 0,
+        valveOpen: agg.get('f06')?.ones ?? 0,
+        avgRoomTemp: round1(agg.get('f03')?.avg),
+        avgSetTemp: round1(agg.get('f04')?.avg),
+      };
+    },
+
+    /** The devices under an area, grouped by the area they sit in (getviewbyarea). */
+    async viewByArea(user: AuthUser, scope: Scope, areaId: number) {
+      const areaIds = (await areaScope(scope, areaId))!;
+      const types = DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t));
+      const rows = await repo.devicesQuery(db, scope, { types, areaIds, now: Date.now() }).orderBy('area_id').orderBy('device_code').limit(2000).execute();
+      const devices = await toRows(scope, rows);
+      const groups = new Map<number, { areaId: number; areaPath: string; devices: DeviceRow[] }>();
+      for (const d of devices) {
+        const key = d.areaId ?? 0;
+        if (!groups.has(key)) groups.set(key, { areaId: key, areaPath: d.areaPath, devices: [] });
+        groups.get(key)!.devices.push(d);
+      }
+      return [...groups.values()];
+    },
+
+    /** Sub-devices of a gateway or manager, optionally within an area, by page. */
+    async subDevices(user: AuthUser, scope: Scope, areaId: number, parentId: number, page: { pageNo: number; pageSize: number }) {
+      const parent = await device(user, scope, parentId);
+      const types = DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t));
+      const query = repo.devicesQuery(db, scope, { types, gatewayId: parent.id, areaIds: areaId > 0 ? await areaScope(scope, areaId) : undefined, now: Date.now() });
+      const result = await paginate(query, page, (b) => b.orderBy('device_code'));
+      return { total: result.total, rows: await toRows(scope, result.rows) };
+    },
+
+    /**
+     * Creates a device in an area of a visible project with fresh credentials (returned once). Device management
+     * screens (issue 5) and the simulator's provisioning use this.
+     */
+    async create(user: AuthUser, scope: Scope, input: { deviceType: string; areaId: number; deviceName?: string; deviceCode?: string; gatewayId?: number | null }) {
+      const def = DEVICE_TYPE_BY_CODE.get(input.deviceType);
+      if (!def) throw invalid('设备类型不存在', ['deviceType']);
+      const project = await projectOfArea(scope, input.areaId);
+      if (input.gatewayId) {
+        const gw = await device(user, scope, input.gatewayId);
+        if (!GATEWAY_TYPES.has(gw.device_type) || gw.project_id !== project.id) throw invalid('网关必须是同一项目中的网关或管理器', ['gatewayId']);
+      }
+      const secret = newSecret();
+      const code = input.deviceCode ?? randomDeviceCode(def);
+      if (await db.selectFrom('device').select('id').where('device_code', '=', code).executeTakeFirst()) throw conflict(`设备编号 ${code} 已存在`);
+      const now = Date.now();
+      const row = await db.insertInto('device').values({
+        tenant_id: project.tenant_id, project_id: project.id, area_id: input.areaId, gateway_id: input.gatewayId ?? null,
+        device_type: def.code, device_code: code, device_name: input.deviceName ?? `${def.name} ${code}`, secret_hash: hashSecret(secret),
+        enabled: 1, created_at: now, updated_at: now, last_report_at: null, online_until: null, last_connect_at: null, command_pending_at: null,
+      }).returningAll().executeTakeFirstOrThrow();
+      await log(row, user, '新建设备', `${def.name} ${code}`);
+      return { device: (await toRows(scope, [row]))[0], credentials: credentials(row, await repo.tenantCodeOf(db, row.tenant_id), secret) };
+    },
+
+    /** New secret for a device (the old one stops working at once; a connected device is dropped). */
+    async reissueCredentials(user: AuthUser, scope: Scope, id: number): Promise<DeviceCredentials> {
+      const row = await device(user, scope, id, 'manage');
+      const secret = newSecret();
+      await db.updateTable('device').set({ secret_hash: hashSecret(secret), updated_at: Date.now() }).where('id', '=', row.id).execute();
+      deps.directory.invalidate(row.device_code);
+      deps.mqtt?.disconnect(row.device_code);
+      await log(row, user, '重新生成密钥', '旧密钥已失效');
+      return credentials(row, await repo.tenantCodeOf(db, row.tenant_id), secret);
+    },
+  };
+}
+
+export type DeviceService = ReturnType<typeof createDeviceService>;

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createArea, createTenantWithProject, createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { sequenceNames } from './service.ts';
+
+let k: TestClient;
+let a: Awaited<ReturnType<typeof createTenantWithProject>>;
+let b: Awaited<ReturnType<typeof createTenantWithProject>>;
+let tokenA: string;
+let tokenB: string;
+const CODES = ['area', 'area:view', 'area:btn_add', 'area:btn_edit', 'area:btn_del'];
+
+beforeAll(async () => {
+  k = await startTestKelvin();
+  a = await createTenantWithProject(k.db, 'treea', CODES);
+  b = await createTenantWithProject(k.db, 'treeb', CODES);
+  tokenA = await k.login(a.username, a.password);
+  tokenB = await k.login(b.username, b.password);
+});
+afterAll(() => k?.close());
+
+const create = (token: string, qty: number, body: Record<string, unknown>) => k.call('POST', `/api/v1/area/create/${qty}`, { token, body });
+const nameOf = async (id: number) => (await k.db.selectFrom('area').select(['name', 'parent_id', 'floor_area']).where('id', '=', id).executeTakeFirstOrThrow());
+
+describe('批量新建的命名', () => {
+  it('counts on from a trailing number and keeps its width, else appends 1…n', () => {
+    expect(sequenceNames('101', 3)).toEqual(['101', '102', '103']);
+    expect(sequenceNames('B09', 3)).toEqual(['B09', 'B10', 'B11']);
+    expect(sequenceNames('楼层', 2)).toEqual(['楼层1', '楼层2']);
+    expect(sequenceNames('大堂', 1)).toEqual(['大堂']);
+  });
+
+  it('creates 30 rooms 101…130 with their floor area, and refuses a clashing second batch', async () => {
+    const [floorId] = (await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: '1层' })).body.data;
+    const res = await create(tokenA, 30, { parentId: floorId, level: 'room', name: '101', floorArea: 88.5 });
+    expect(res.body.code).toBe(200);
+    expect(res.body.data).toHaveLength(30);
+    const rooms = await k.db.selectFrom('area').select(['name', 'floor_area']).where('parent_id', '=', floorId).orderBy('id').execute();
+    expect(rooms.map((r) => r.name)).toEqual(Array.from({ length: 30 }, (_, i) => String(101 + i)));
+    expect(rooms.every((r) => r.floor_area === 88.5)).toBe(true);
+    const again = await create(tokenA, 5, { parentId: floorId, level: 'room', name: '128' });
+    expect(again.status).toBe(409);
+    expect(again.body.msg).toBe('同一上级下已有名为「128」的房间');
+    expect(await k.db.selectFrom('area').select('id').where('parent_id', '=', floorId).execute()).toHaveLength(30);
+  });
+
+  it('floor area is for rooms only and must be a positive number', async () => {
+    const onFloor = await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: '带面积的层', floorArea: 10 });
+    expect(onFloor.body).toMatchObject({ code: 40000, msg: '只有房间可以填写面积' });
+    const [floorId] = (await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: '2层' })).body.data;
+    const negative = await create(tokenA, 1, { parentId: floorId, level: 'room', name: '201', floorArea: -3 });
+    expect(negative.body).toMatchObject({ code: 40000, msg: '面积必须大于 0' });
+  });
+
+  it('a project needs a project type', async () => {
+    const res = await create(tokenA, 1, { parentId: a.regionId, level: 'project', name: '无类型项目' });
+    expect(res.body).toMatchObject({ code: 40000, msg: '请选择项目类型' });
+  });
+});
+
+describe('修改区域', () => {
+  it('edits a room name and area; a sibling name clash is refused', async () => {
+    const [floorId] = (await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: '3层' })).body.data;
+    const [r1, r2] = (await create(tokenA, 2, { parentId: floorId, level: 'room', name: '301' })).body.data;
+    const res = await k.call('PUT', `/api/v1/area/${r1}`, { token: tokenA, body: { name: '301室', floorArea: 120.25 } });
+    expect(res.body.code).toBe(200);
+    expect(res.body.data).toMatchObject({ id: r1, name: '301室', floorArea: 120.25, level: 'room', parentId: floorId });
+    expect(await nameOf(r1)).toMatchObject({ name: '301室', floor_area: 120.25 });
+    const clash = await k.call('PUT', `/api/v1/area/${r2}`, { token: tokenA, body: { name: '301室' } });
+    expect(clash.body.code).toBe(40900);
+    expect((await nameOf(r2)).name).toBe('302');
+    const clear = await k.call('PUT', `/api/v1/area/${r1}`, { token: tokenA, body: { floorArea: null } });
+    expect(clear.body.data.floorArea).toBeNull();
+  });
+
+  it('longitude and latitude go together', async () => {
+    const res = await k.call('PUT', `/api/v1/area/${a.projectId}`, { token: tokenA, body: { lng: 116.4 } });
+    expect(res.body).toMatchObject({ code: 40000, msg: '经度和纬度需同时填写' });
+    const both = await k.call('PUT', `/api/v1/area/${a.projectId}`, { token: tokenA, body: { lng: 116.4, lat: 39.9 } });
+    expect(both.body.data).toMatchObject({ lng: 116.4, lat: 39.9 });
+  });
+});
+
+describe('移动区域', () => {
+  it('moves a room to another floor, and a floor to another building of the same project', async () => {
+    const [f1, f2] = (await create(tokenA, 2, { parentId: a.buildingId, level: 'floor', name: '移动层' })).body.data;
+    const [room] = (await create(tokenA, 1, { parentId: f1, level: 'room', name: '搬家房' })).body.data;
+    const res = await k.call('POST', `/api/v1/area/move/${room}`, { token: tokenA, body: { parentId: f2 } });
+    expect(res.body).toMatchObject({ code: 200, data: { id: room, parentId: f2 } });
+    expect((await nameOf(room)).parent_id).toBe(f2);
+    const [b2] = (await create(tokenA, 1, { parentId: a.projectId, level: 'building', name: '2号楼' })).body.data;
+    expect((await k.call('POST', `/api/v1/area/move/${f2}`, { token: tokenA, body: { parentId: b2 } })).body.code).toBe(200);
+    const tree = await k.call('GET', `/api/v1/area/tree/${b2}`, { token: tokenA });
+    expect(tree.body.data[0].children[0]).toMatchObject({ id: f2, children: [{ id: room, label: '搬家房' }] });
+  });
+
+  it('refuses a parent of the wrong level, itself, a region move and a name clash', async () => {
+    const [floor] = (await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: '规则层' })).body.data;
+    const [room] = (await create(tokenA, 1, { parentId: floor, level: 'room', name: '规则房' })).body.data;
+    const wrong = await k.call('POST', `/api/v1/area/move/${room}`, { token: tokenA, body: { parentId: a.buildingId } });
+    expect(wrong.body).toMatchObject({ code: 40000, msg: '房间只能移动到楼层下' });
+    const self = await k.call('POST', `/api/v1/area/move/${floor}`, { token: tokenA, body: { parentId: floor } });
+    expect(self.body).toMatchObject({ code: 40000, msg: '不能移动到自身下' });
+    const region = await k.call('POST', `/api/v1/area/move/${a.regionId}`, { token: tokenA, body: { parentId: a.projectId } });
+    expect(region.body).toMatchObject({ code: 40000, msg: '区域是顶层节点，不能移动' });
+    const [other] = (await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: '另一规则层' })).body.data;
+    await create(tokenA, 1, { parentId: other, level: 'room', name: '规则房' });
+    const clash = await k.call('POST', `/api/v1/area/move/${room}`, { token: tokenA, body: { parentId: other } });
+    expect(clash.body.code).toBe(40900);
+    expect((await nameOf(room)).parent_id).toBe(floor);
+  });
+
+  it('never across tenants: another tenant\'s parent does not exist for the caller, even for the platform admin', async () => {
+    const [floorB] = (await create(tokenB, 1, { parentId: b.buildingId, level: 'floor', name: 'B层' })).body.data;
+    const [floorA] = (await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: 'A层' })).body.data;
+    const [roomA] = (await create(tokenA, 1, { parentId: floorA, level: 'room', name: 'A房' })).body.data;
+    const intoB = await k.call('POST', `/api/v1/area/move/${roomA}`, { token: tokenA, body: { parentId: floorB } });
+    expect(intoB.body.code).toBe(40400);
+    const fromB = await k.call('POST', `/api/v1/area/move/${roomA}`, { token: tokenB, body: { parentId: floorB } });
+    expect(fromB.body.code).toBe(40400);
+    const admin = await k.loginAdmin();
+    const platform = await k.call('POST', `/api/v1/area/move/${roomA}`, { token: admin, body: { parentId: floorB } });
+    expect(platform.body).toMatchObject({ code: 40000, msg: '只能在同一租户内移动' });
+    expect((await nameOf(roomA)).parent_id).toBe(floorA);
+  });
+});
+
+describe('删除区域', () => {
+  it('says how many children remain, then deletes once empty', async () => {
+    const [floor] = (await create(tokenA, 1, { parentId: a.buildingId, level: 'floor', name: '待删层' })).body.data;
+    const [r1, r2] = (await create(tokenA, 2, { parentId: floor, level: 'room', name: '待删房' })).body.data;
+    const refused = await k.call('POST', `/api/v1/area/deletebyid/${floor}`, { token: tokenA });
+    expect(refused.body).toMatchObject({ code: 40900, msg: '「待删层」下还有 2 个下级区域，不能删除' });
+    for (const id of [r1, r2]) expect((await k.call('POST', `/api/v1/area/deletebyid/${id}`, { token: tokenA })).body.code).toBe(200);
+    expect((await k.call('POST', `/api/v1/area/deletebyid/${floor}`, { token: tokenA })).body.code).toBe(200);
+    expect(await k.db.selectFrom('area').select('id').where('id', 'in', [floor, r1, r2]).execute()).toEqual([]);
+  });
+
+  it('refuses while something registered on the area (here a project file) is still there', async () => {
+    const projectId = await createArea(k.db, { tenantId: a.tenantId, parentId: a.regionId, level: 'project', name: '有文件的项目', projectType: 'PT1011' });
+    await k.db.insertInto('project_file').values({
+      tenant_id: a.tenantId, project_id: projectId, name: '图纸.pdf', stored_name: 'x', size: 1, mime: 'application/pdf', uploaded_by: null, created_at: Date.now(),
+    }).execute();
+    const res = await k.call('POST', `/api/v1/area/deletebyid/${projectId}`, { token: tokenA });
+    expect(res.body).toMatchObject({ code: 40900, msg: '「有文件的项目」下还有 1 个项目文件，请先移走或删除后再删除' });
+  });
+});
+
+describe('受限用户', () => {
+  it('a user limited to granted projects cannot create a project', async () => {
+    await createUser(k.db, { tenantId: a.tenantId, username: 'tree_limited', password: 'Limited#2026', codes: CODES, allProjects: false, projectIds: [a.projectId] });
+    const token = await k.login('tree_limited', 'Limited#2026');
+    const res = await create(token, 1, { parentId: a.regionId, level: 'project', name: '越权项目', projectType: 'PT1011' });
+    expect(res.body).toMatchObject({ code: 40000, msg: '只有可访问全部项目的用户才能新建项目' });
+    const building = await create(token, 1, { parentId: a.projectId, level: 'building', name: '受限楼' });
+    expect(building.body.code).toBe(200);
+  });
+});

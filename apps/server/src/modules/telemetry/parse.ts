@@ -1,0 +1,89 @@
+import { fieldOf, formatTime, parseTime, roundToStep, type DeviceTypeDef } from '@kelvin/contracts';
+
+/** One stored value: numbers in `num`, times and text in `txt`. */
+export interface Point {
+  code: string;
+  num: number | null;
+  txt: string | null;
+}
+
+export interface UpMessage {
+  /** device time (ms), or the receive time when the device sent none or an impossible one */
+  ts: number;
+  clockFixed: boolean;
+  points: Point[];
+  droppedFields: number;
+}
+
+export interface AckMessage {
+  id: number;
+  ok: boolean;
+  error: string | null;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const CODE = /^[A-Za-z0-9_]{1,16}$/;
+const MAX_FIELDS = 64;
+const MIN_TS = Date.UTC(2000, 0, 1);
+const MAX_SKEW_MS = 5 * 60_000;
+
+function json(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A value as its field expects it; null when it cannot be one. Unknown codes keep numbers and short text. */
+function toPoint(type: DeviceTypeDef, code: string, raw: unknown): Point | null {
+  const field = fieldOf(type, code);
+  const value = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
+  if (field?.kind === 'time') {
+    const t = parseTime(value);
+    return t === null ? null : { code, num: null, txt: formatTime(t) };
+  }
+  if (field?.kind === 'text' || (!field && typeof value === 'string' && !Number.isFinite(Number(value)))) {
+    return typeof value === 'string' && value.length <= 64 ? { code, num: null, txt: value } : null;
+  }
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n) || Math.abs(n) > 1e15) return null;
+  return { code, num: field ? roundToStep(field, n) : n, txt: null };
+}
+
+/**
+ * `{ ts, fields: { f04: 24, … } }` (design §7). Fields that cannot be read are dropped one by one; a message with
+ * nothing usable is malformed. A missing or impossible ts is replaced by the receive time (and counted).
+ */
+export function parseUp(type: DeviceTypeDef, payload: Buffer, receivedAt: number): Parsed<UpMessage> {
+  const body = json(payload);
+  if (!isObject(body)) return { ok: false, reason: '不是 JSON 对象' };
+  if (!isObject(body.fields)) return { ok: false, reason: '缺少 fields 对象' };
+  const entries = Object.entries(body.fields);
+  if (entries.length === 0) return { ok: false, reason: 'fields 为空' };
+  if (entries.length > MAX_FIELDS) return { ok: false, reason: `字段超过 ${MAX_FIELDS} 个` };
+  const points: Point[] = [];
+  for (const [code, raw] of entries) {
+    if (!CODE.test(code)) continue;
+    const p = toPoint(type, code, raw);
+    if (p) points.push(p);
+  }
+  if (points.length === 0) return { ok: false, reason: '没有可识别的字段值' };
+  let ts = typeof body.ts === 'number' && Number.isFinite(body.ts) ? Math.round(body.ts < 1e11 ? body.ts * 1000 : body.ts) : NaN;
+  const clockFixed = !(ts >= MIN_TS && ts <= receivedAt + MAX_SKEW_MS);
+  if (clockFixed) ts = receivedAt;
+  return { ok: true, value: { ts, clockFixed: clockFixed && body.ts !== undefined, points, droppedFields: entries.length - points.length } };
+}
+
+/** `{ id, ok, error? }` */
+export function parseAck(payload: Buffer): Parsed<AckMessage> {
+  const body = json(payload);
+  if (!isObject(body)) return { ok: false, reason: '不是 JSON 对象' };
+  if (typeof body.id !== 'number' || !Number.isSafeInteger(body.id) || body.id <= 0) return { ok: false, reason: '缺少指令编号 id' };
+  if (typeof body.ok !== 'boolean') return { ok: false, reason: '缺少 ok' };
+  const error = typeof body.error === 'string' ? body.error.slice(0, 200) : null;
+  return { ok: true, value: { id: body.id, ok: body.ok, error } };
+}

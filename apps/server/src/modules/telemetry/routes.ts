@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DEVICE_TYPE_BY_CODE, historyQuery } from '@kelvin/contracts';
+import { ok } from '../../lib/errors.ts';
+import { scopeOf } from '../../lib/scope.ts';
+import type { DeviceService } from '../devices/service.ts';
+import type { TelemetryService } from './service.ts';
+
+export async function telemetryRoutes(app: FastifyInstance, opts: { devices: DeviceService; telemetry: TelemetryService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['设备数据'];
+
+  r.get('/api/v1/device/history', {
+    schema: { tags, summary: '设备历史数据（服务端降采样，每个字段最多 500 点）', querystring: historyQuery },
+    config: { access: 'login' },
+  }, async (req) => {
+    const device = await opts.devices.device(req.user!, await scopeOf(app.db, req.user!), req.query.deviceId);
+    return ok(await opts.telemetry.history({ id: device.id, type: DEVICE_TYPE_BY_CODE.get(device.device_type)! }, req.query));
+  });
+
+  r.get('/api/v1/device/ingeststats', {
+    schema: { tags, summary: '接入统计：收到/入库/重复/格式错误/拒绝的消息数（平台），以及最近被拒绝的消息' },
+    config: { access: 'devicemonitor' },
+  }, async (req) => ok(await opts.telemetry.ingestStats(req.user!.isPlatform ? null : req.user!.tenantId)));
+}

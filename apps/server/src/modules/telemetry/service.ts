@@ -1,0 +1,72 @@
+import { HISTORY_MAX_POINTS, chartFields, fieldOf, type DeviceTypeDef, type HistoryAnswer } from '@kelvin/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/index.ts';
+
+/** Counters that only grow: a bucket shows its last (largest) value, not an average. */
+const isCounter = (def: DeviceTypeDef, code: string) => {
+  const mode = fieldOf(def, code)?.sim.mode;
+  return mode === 'accumulate' || mode === 'integrate';
+};
+
+export function createTelemetryService(db: Db) {
+  return {
+    /**
+     * History of numeric fields, downsampled on the server to at most HISTORY_MAX_POINTS per field: the range is cut
+     * into equal buckets and each bucket gives one point (average, or maximum for counters) at its first report time.
+     */
+    async history(device: { id: number; type: DeviceTypeDef }, q: { from: number; to: number; fields?: string }): Promise<HistoryAnswer> {
+      const def = device.type;
+      const wanted = q.fields ? [...new Set(q.fields.split(',').filter(Boolean))] : chartFields(def).map((f) => f.code);
+      const bucketMs = Math.max(1, Math.ceil((q.to - q.from) / HISTORY_MAX_POINTS));
+      // literals (validated integers), so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
+      const bucket = sql<number>`cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint)`;
+      const rows = wanted.length
+        ? await db.selectFrom('device_history')
+          .select([
+            'field_code',
+            bucket.as('bucket'),
+            sql<number>`min(ts)`.as('t'),
+            sql<number>`avg(num)`.as('avg'),
+            sql<number>`max(num)`.as('max'),
+          ])
+          .where('device_id', '=', device.id)
+          .where('field_code', 'in', wanted)
+          .where('ts', '>=', q.from)
+          .where('ts', '<', q.to)
+          .where('num', 'is not', null)
+          .groupBy(['field_code', bucket])
+          .orderBy('field_code')
+          .orderBy(sql`min(ts)`)
+          .execute()
+        : [];
+      const points = new Map<string, [number, number][]>(wanted.map((c) => [c, []]));
+      for (const r of rows) {
+        const value = Number(isCounter(def, r.field_code) ? r.max : r.avg);
+        points.get(r.field_code)!.push([Number(r.t), Math.round(value * 1000) / 1000]);
+      }
+      return {
+        deviceId: device.id,
+        from: q.from,
+        to: q.to,
+        bucketMs,
+        series: wanted.map((code) => {
+          const f = fieldOf(def, code);
+          return { field: code, label: f?.label ?? code, unit: f?.unit ?? '', points: points.get(code)! };
+        }),
+      };
+    },
+
+    /** The ingest counters summed over every process, and the latest refused messages. */
+    async ingestStats(tenantId: number | null) {
+      const counters = await db.selectFrom('ingest_counter').select(['name', 'value']).execute();
+      let rejects = db.selectFrom('ingest_reject').select(['device_code', 'topic', 'reason', 'detail', 'at']).orderBy('id', 'desc').limit(100);
+      if (tenantId !== null) rejects = rejects.where('tenant_id', '=', tenantId);
+      return {
+        counters: tenantId === null ? Object.fromEntries(counters.map((c) => [c.name, Number(c.value)])) : null,
+        rejects: (await rejects.execute()).map((r) => ({ deviceCode: r.device_code, topic: r.topic, reason: r.reason, detail: r.detail, at: r.at })),
+      };
+    },
+  };
+}
+
+export type TelemetryService = ReturnType<typeof createTelemetryService>;

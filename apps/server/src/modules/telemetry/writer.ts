@@ -1,0 +1,139 @@
+import type { IngestCounters } from './counters.ts';
+import type { Point } from './parse.ts';
+import type { BatchRows, BatchSink } from './sinks.ts';
+
+/** One accepted `up` message of one device. */
+export interface Report {
+  deviceId: number;
+  tenantId: number;
+  projectId: number;
+  heartbeatMs: number;
+  receivedAt: number;
+  ts: number;
+  points: Point[];
+}
+
+export interface CommittedBatch {
+  reports: Report[];
+  /** devices of this batch with commands waiting for them */
+  pendingCommandDevices: number[];
+}
+
+export interface BatchWriterOptions {
+  sink: BatchSink;
+  counters: IngestCounters;
+  onCommitted(batch: CommittedBatch): void;
+  onError(err: unknown): void;
+  /** messages per transaction at most */
+  maxBatch?: number;
+  /** how long the first message of a batch waits for company */
+  intervalMs?: number;
+}
+
+interface Item {
+  report: Report;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * The ingest batch writer (design §1): reports are collected for up to `intervalMs` (or `maxBatch` messages) and
+ * written in one transaction — history rows (idempotent on device, field, ts), the latest state (newer wins), the
+ * device's last report time and the ingest counters. A report's promise settles when its transaction has committed;
+ * a failing batch is retried message by message so one bad message cannot take the others down with it.
+ * close() drains the queue.
+ */
+export function createBatchWriter(opts: BatchWriterOptions) {
+  const { sink, counters } = opts;
+  // bounded so a SQLite transaction holds the write lock only briefly (API writes wait for it)
+  const maxBatch = opts.maxBatch ?? 2000;
+  const intervalMs = opts.intervalMs ?? 50;
+  let queue: Item[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let closed = false;
+  // counters of messages that never reach a batch (malformed, refused) still get written now and then
+  const counterTimer = setInterval(() => {
+    if (!running && counters.dirty()) kick();
+  }, 1000);
+  counterTimer.unref();
+
+  function kick() {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    if (!running) running = run().finally(() => (running = null));
+  }
+
+  async function run() {
+    do {
+      const items = queue.length > maxBatch ? queue.splice(0, maxBatch) : queue;
+      if (items === queue) queue = [];
+      await writeItems(items);
+    } while (queue.length);
+  }
+
+  async function writeItems(items: Item[]) {
+    const reports = items.map((i) => i.report);
+    const taken = counters.take({ messages_stored: reports.length });
+    try {
+      const outcome = await sink.write({ ...rowsOf(reports), counters: taken.counters, rejects: taken.rejects, now: Date.now() });
+      for (const i of items) i.resolve();
+      if (reports.length) opts.onCommitted({ reports, pendingCommandDevices: outcome.pending });
+    } catch (err) {
+      taken.undo();
+      opts.onError(err);
+      if (items.length <= 1) {
+        for (const i of items) i.reject(err);
+        return;
+      }
+      for (const i of items) await writeItems([i]);
+    }
+  }
+
+  return {
+    /** resolves once the report is committed */
+    enqueue(report: Report): Promise<void> {
+      if (closed) return Promise.reject(new Error('ingest closed'));
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ report, resolve, reject });
+        if (queue.length >= maxBatch) kick();
+        else if (!timer && !running) timer = setTimeout(kick, intervalMs);
+      });
+    },
+    /** writes whatever is queued now (tests, shutdown) */
+    async flush() {
+      kick();
+      while (running) await running;
+    },
+    queued: () => queue.length,
+    async close() {
+      closed = true;
+      clearInterval(counterTimer);
+      kick();
+      while (running) await running;
+      await sink.close();
+    },
+  };
+}
+
+export type BatchWriter = ReturnType<typeof createBatchWriter>;
+
+/** Flat rows of a batch: every point to history; per device and field only the newest to state. */
+function rowsOf(reports: Report[]): Pick<BatchRows, 'history' | 'state' | 'devices'> {
+  const history: unknown[] = [];
+  const latest = new Map<string, unknown[]>();
+  const devices = new Map<number, unknown[]>();
+  for (const r of reports) {
+    for (const p of r.points) {
+      history.push(r.deviceId, p.code, r.ts, p.num, p.txt);
+      const key = `${r.deviceId}|${p.code}`;
+      const prev = latest.get(key);
+      if (!prev || (prev[4] as number) <= r.ts) latest.set(key, [r.deviceId, p.code, p.num, p.txt, r.ts]);
+    }
+    const d = devices.get(r.deviceId);
+    if (!d || (d[1] as number) < r.receivedAt) devices.set(r.deviceId, [r.deviceId, r.receivedAt, r.receivedAt + r.heartbeatMs]);
+  }
+  return { history, state: [...latest.values()].flat(), devices: [...devices.values()].flat() };
+}

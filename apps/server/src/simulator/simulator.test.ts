@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_TYPES, DEVICE_TYPE_BY_CODE } from '@kelvin/contracts';
+import { seedDemo } from '../db/seed/demo.ts';
+import { startTestKelvin, type TestClient } from '../test/harness.ts';
+import { waitFor } from '../modules/devices/test-fixtures.ts';
+import { DeviceModel } from './model.ts';
+import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevicesDetailed } from './provision.ts';
+import { startSimulator } from './runner.ts';
+
+const HOUR = 3_600_000;
+const type = (code: string) => DEVICE_TYPE_BY_CODE.get(code)!;
+
+describe('设备模型', () => {
+  it('a heating thermostat drifts toward its set point with the valve open, then closes the valve', () => {
+    const t0 = Date.UTC(2026, 0, 10, 2);
+    const m = new DeviceModel(type('device20020'), 'M-1', t0);
+    m.state.f03 = 15;
+    m.state.f04 = 22;
+    m.step(t0 + 60_000);
+    expect(m.state.f06).toBe(1);
+    m.step(t0 + 2 * HOUR);
+    expect(m.state.f03).toBeGreaterThan(17);
+    m.step(t0 + 8 * HOUR);
+    expect(Math.abs((m.state.f03 as number) - 22)).toBeLessThan(0.3);
+    expect(m.state.f06).toBe(0);
+  });
+
+  it('billing run time grows only while the valve is open, on the fan speed in use; T_eq follows', () => {
+    const t0 = Date.UTC(2026, 0, 10, 2);
+    const m = new DeviceModel(type('device20030'), 'M-2', t0);
+    m.state.f03 = 16;
+    m.state.f04 = 26;
+    m.state.f02 = 3;
+    const before = { low: m.state.f20 as number, high: m.state.f22 as number };
+    m.step(t0 + 1000);
+    m.step(t0 + HOUR);
+    expect((m.state.f22 as number) - before.high).toBeGreaterThan(0.7);
+    expect(m.state.f20).toBe(before.low);
+    expect(m.state.f23).toBeCloseTo(0.6 * (m.state.f20 as number) + 0.8 * (m.state.f21 as number) + (m.state.f22 as number), 1);
+    m.state.f00 = 0;
+    const off = m.state.f22;
+    m.step(t0 + 3 * HOUR);
+    expect(m.state.f22).toBe(off);
+  });
+
+  it('meters accumulate, solar generation follows daylight', () => {
+    const night = Date.UTC(2026, 5, 1, 16); // 00:00 in Shanghai
+    const noon = Date.UTC(2026, 5, 1, 4); // 12:00 in Shanghai
+    const meter = new DeviceModel(type('calorimeter'), 'M-3', noon);
+    const heat = meter.state.f60 as number;
+    meter.step(noon + 5 * HOUR);
+    expect(meter.state.f60 as number).toBeGreaterThan(heat);
+    const solar = new DeviceModel(type('deviceSolar_n'), 'M-4', noon);
+    expect(solar.state.f90 as number).toBeGreaterThan(20);
+    expect(solar.state.f95).toBe(1);
+    solar.step(night);
+    expect(solar.state.f90).toBe(0);
+    expect(solar.state.f95).toBe(0);
+  });
+
+  it('applies commands, and refuses what the hardware would', () => {
+    const m = new DeviceModel(type('device20020'), 'M-5');
+    expect(m.apply({ id: 1, fields: { f04: 24 } })).toEqual({ ok: true });
+    expect(m.state.f04).toBe(24);
+    expect(m.apply({ id: 2, fields: { f04: 36 } })).toEqual({ ok: false, error: '设定温度超出设备限值 5～35 °C' });
+    expect(m.apply({ id: 3, fields: { f01: 0 } })).toEqual({ ok: false, error: '地暖温控器不支持制冷和通风模式' });
+    expect(m.apply({ id: 4, fields: { f04: 41 } }).ok).toBe(false);
+    expect(m.apply({ id: 5, fields: { f10: 3 } }).ok).toBe(true);
+    expect(m.apply({ id: 6, fields: { f04: 20 } })).toEqual({ ok: false, error: '设备已禁用，请先解除禁用' });
+    expect(m.apply({ id: 7, fields: { f03: 20 } }).ok).toBe(false);
+    expect(m.apply({ id: 8, action: 'resetAlarm' }).ok).toBe(false);
+    expect(m.apply({ id: 9, action: 'reboot' })).toEqual({ ok: true, reboot: true });
+    expect(m.state.f04).toBe(24);
+  });
+});
+
+describe('示范租户与模拟器', () => {
+  let k: TestClient;
+  beforeAll(async () => {
+    k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
+  });
+  afterAll(() => k?.close());
+
+  it('the demo tenant has simulated devices of every registry type, in rooms of projects of a matching type', async () => {
+    await seedDemo(k.db);
+    const devices = await k.db.selectFrom('device').innerJoin('area as p', 'p.id', 'device.project_id')
+      .innerJoin('area as room', 'room.id', 'device.area_id')
+      .select(['device.device_type', 'device.gateway_id', 'p.project_type', 'room.level'])
+      .execute();
+    for (const t of DEVICE_TYPES) {
+      const mine = devices.filter((d) => d.device_type === t.code);
+      expect(mine.length, t.code).toBeGreaterThanOrEqual(t.code === 'gateway' || t.code === 'manager' ? 1 : DEMO_DEVICES_PER_TYPE);
+      if (t.projectTypes.length) for (const d of mine) expect(t.projectTypes, t.code).toContain(d.project_type);
+    }
+    expect(devices.filter((d) => d.device_type === 'device20020').every((d) => d.level === 'room' && d.gateway_id !== null)).toBe(true);
+    // idempotent
+    const again = await provisionSimulatedDevicesDetailed(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
+    expect(again.created).toBe(0);
+    expect(again.devices.length).toBe(devices.length);
+  });
+
+  it('simulated devices log in with their own credentials, report, and obey commands', async () => {
+    const { devices } = await provisionSimulatedDevicesDetailed(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE, types: ['device20020', 'calorimeter'] });
+    const sim = startSimulator({ url: `mqtt://127.0.0.1:${k.kelvin.mqtt!.port}`, devices: devices.slice(0, 4), dropoutsPerHour: 0 });
+    try {
+      await waitFor(async () => sim.stats().connected === 4, 10_000);
+      const thermo = await k.db.selectFrom('device').selectAll().where('device_code', '=', devices[0].code).executeTakeFirstOrThrow();
+      await waitFor(async () => (await k.db.selectFrom('device_state').select('num').where('device_id', '=', thermo.id).where('field_code', '=', 'f03').executeTakeFirst()) !== undefined);
+      const admin = await k.loginAdmin();
+      const ok = await k.call('POST', `/api/v1/device/writedeviceattr/${thermo.id}/f04/25`, { token: admin });
+      const refused = await k.call('POST', `/api/v1/device/writedeviceattr/${thermo.id}/f04/38`, { token: admin });
+      await waitFor(async () => (await k.call('GET', `/api/v1/device/command/${ok.body.data.commandId}`, { token: admin })).body.data.status === 'acked');
+      const r = await waitFor(async () => {
+        const c = (await k.call('GET', `/api/v1/device/command/${refused.body.data.commandId}`, { token: admin })).body.data;
+        return c.status === 'rejected' ? c : undefined;
+      });
+      expect(r.error).toContain('超出设备限值');
+      // the device reports the new set point right after acknowledging
+      await waitFor(async () => (await k.db.selectFrom('device_state').select('num').where('device_id', '=', thermo.id).where('field_code', '=', 'f04').executeTakeFirst())?.num === 25);
+      expect(sim.stats()).toMatchObject({ acked: 1, rejected: 1 });
+    } finally {
+      await sim.stop();
+    }
+  });
+});

@@ -1,0 +1,59 @@
+import type { ReactNode } from 'react';
+import { Button, Form, Input, Popconfirm, type FormInstance } from 'antd';
+import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+
+/**
+ * The edit dialog of the admin and system screens: a vertical form, 取消 / 保存 (validated first; 保存 ignores
+ * repeated clicks), never closed by the backdrop.
+ */
+export function FormModal<T>({ title, open, onClose, form, saving, onSave, width, okText = '保存', children }: {
+  title: ReactNode;
+  open: boolean;
+  onClose: () => void;
+  form: FormInstance<T>;
+  saving: boolean;
+  onSave: (values: T) => void;
+  width?: number;
+  okText?: string;
+  children: ReactNode;
+}) {
+  return (
+    <AppModal
+      title={title}
+      open={open}
+      width={width}
+      onCancel={onClose}
+      footer={[
+        <Button key="c" onClick={onClose}>取消</Button>,
+        <PreventClickButton key="ok" type="primary" loading={saving} onClick={() => form.validateFields().then(onSave)}>{okText}</PreventClickButton>,
+      ]}
+    >
+      <Form form={form} layout="vertical">{children}</Form>
+    </AppModal>
+  );
+}
+
+/** A row's 删除 link: shown with the element code only, and asks first. */
+export function DeleteLink({ code, title, onConfirm, label = '删除' }: { code: string; title: string; onConfirm: () => void; label?: string }) {
+  return (
+    <Can code={code}>
+      <Popconfirm title={title} onConfirm={onConfirm}>
+        <Button type="link" size="small" danger>{label}</Button>
+      </Popconfirm>
+    </Can>
+  );
+}
+
+/** 确认新密码: must repeat the password field `of`. */
+export function ConfirmPasswordItem({ of }: { of: string }) {
+  return (
+    <Form.Item
+      name="confirm"
+      label="确认新密码"
+      dependencies={[of]}
+      rules={[({ getFieldValue }) => ({ validator: async (_r, v) => { if (v !== getFieldValue(of)) throw new Error('两次输入的密码不一致'); } })]}
+    >
+      <Input.Password maxLength={128} autoComplete="new-password" />
+    </Form.Item>
+  );
+}

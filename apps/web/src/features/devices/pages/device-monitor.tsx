@@ -1,0 +1,124 @@
+import { useMemo, useState } from 'react';
+import { Alert, Button, Empty, Segmented, Space, Statistic, Typography } from 'antd';
+import { useLocation } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import type { AreaTreeNode } from '@kelvin/contracts';
+import { DEVICE_TYPE_BY_CODE, fieldDisplay, fieldOf } from '@kelvin/contracts/device-registry';
+import type { DeviceRow } from '@kelvin/contracts/device';
+import { DataTable } from '../../../components/data-table';
+import { PageContainer, useProjectId } from '../../../components/page';
+import { useCan } from '../../../lib/ui';
+import { formatDateTime } from '../../../lib/time';
+import { DEVICE_LIST_KEY, deviceApi, useLiveDevices } from '../api';
+import { ControlDrawer } from '../components/control-drawer';
+import { DeviceDetailDrawer } from '../components/device-detail';
+import { OnlineBadge, isOnline, useNow } from '../components/device-bits';
+
+/** Buildings and floors of the project, as filter options ("1号楼", "1号楼 / 2层"). */
+function areaOptions(roots: AreaTreeNode[] | undefined) {
+  const out: { label: string; value: number }[] = [];
+  const project = roots?.[0];
+  for (const b of project?.children ?? []) {
+    out.push({ label: b.label, value: b.id });
+    for (const f of b.children) out.push({ label: `${b.label} / ${f.label}`, value: f.id });
+  }
+  return out;
+}
+
+/**
+ * /device/devicemonitor and every device-type page (device20020 … systemController_n): one monitor driven by the
+ * device registry — a server-paginated table of the type's list fields with Chinese labels and units, online badges
+ * that follow the heartbeat window, live updates over SSE, the control drawer and the device detail with history.
+ */
+export default function DeviceMonitor() {
+  const { pathname } = useLocation();
+  const routeCode = pathname.split('/').filter(Boolean).at(-1) ?? '';
+  const fixedType = DEVICE_TYPE_BY_CODE.has(routeCode) ? routeCode : null;
+  const projectId = useProjectId();
+  const now = useNow();
+  useLiveDevices(projectId);
+
+  const types = useQuery({ queryKey: ['devices', 'types', projectId], queryFn: () => deviceApi.types(projectId!), enabled: projectId !== null, refetchInterval: 30_000 });
+  const tree = useQuery({ queryKey: ['devices', 'tree', projectId], queryFn: () => deviceApi.projectTree(projectId!), enabled: projectId !== null });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const type = fixedType ?? (chosen && types.data?.some((t) => t.code === chosen) ? chosen : null)
+    ?? types.data?.find((t) => t.total > 0)?.code ?? types.data?.[0]?.code ?? null;
+  const def = type ? DEVICE_TYPE_BY_CODE.get(type) : undefined;
+  const counts = types.data?.find((t) => t.code === type);
+  const canControlType = useCan(`${type}:control`);
+  const canControlAll = useCan('devicemonitor:control');
+  const canControl = canControlType || canControlAll;
+  const [controlId, setControlId] = useState<number | null>(null);
+  const [detailId, setDetailId] = useState<number | null>(null);
+  const areas = useMemo(() => areaOptions(tree.data), [tree.data]);
+
+  const columns = useMemo(() => {
+    if (!def) return [];
+    return [
+      {
+        title: '设备', key: 'name', fixed: 'left' as const, width: 200,
+        render: (_: unknown, r: DeviceRow) => (
+          <div>
+            <Typography.Link onClick={() => setDetailId(r.id)}>{r.deviceName}</Typography.Link>
+            <div style={{ color: '#999', fontSize: 12 }}>{r.deviceCode}</div>
+          </div>
+        ),
+      },
+      { title: '位置', dataIndex: 'areaPath', width: 170, render: (v: string) => v || '—' },
+      { title: '状态', key: 'online', width: 80, render: (_: unknown, r: DeviceRow) => <OnlineBadge online={isOnline(r, now)} /> },
+      ...def.listFields.map((code) => ({
+        title: fieldOf(def, code)?.label ?? code,
+        key: code,
+        width: 120,
+        render: (_: unknown, r: DeviceRow) => <span data-testid={`cell-${r.id}-${code}`}>{r.fields[code] === undefined ? '—' : fieldDisplay(def, code, r.fields[code])}</span>,
+      })),
+      { title: '最后上报', dataIndex: 'lastReportAt', width: 170, render: (v: number | null) => (v ? formatDateTime(v) : '从未上报') },
+      {
+        title: '操作', key: 'op', fixed: 'right' as const, width: 120,
+        render: (_: unknown, r: DeviceRow) => (
+          <Space size={4}>
+            {canControl && <Button type="link" size="small" onClick={() => setControlId(r.id)}>控制</Button>}
+            <Button type="link" size="small" onClick={() => setDetailId(r.id)}>详情</Button>
+          </Space>
+        ),
+      },
+    ];
+  }, [def, now, canControl]);
+
+  if (projectId === null) return <PageContainer title="设备监控"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  return (
+    <PageContainer
+      title={def?.name ?? '设备监控'}
+      extra={counts && (
+        <Space size="large">
+          <Statistic title="设备" value={counts.total} suffix="台" />
+          <Statistic title="在线" value={counts.online} suffix="台" styles={{ content: { color: '#52c41a' } }} />
+        </Space>
+      )}
+    >
+      {!fixedType && (types.data?.length ?? 0) > 0 && (
+        <Segmented value={type ?? undefined} onChange={(v) => setChosen(v as string)} style={{ alignSelf: 'flex-start', flexWrap: 'wrap' }}
+          options={types.data!.map((t) => ({ value: t.code, label: `${t.name}（${t.online}/${t.total}）` }))} />
+      )}
+      {def?.sleeps && <Alert type="info" showIcon title="4G 设备间歇唤醒上报；离线期间下发的指令会在设备下次唤醒时送达。" />}
+      {!def ? <Empty description={types.isLoading ? '加载中…' : '该项目没有设备类型'} /> : (
+        <DataTable<DeviceRow>
+          key={def.code}
+          queryKey={DEVICE_LIST_KEY}
+          fetchPage={deviceApi.list}
+          params={{ projectId, deviceType: def.code }}
+          rowKey="id"
+          scrollX={640 + def.listFields.length * 120}
+          filters={[
+            { name: 'keyword', label: '名称/编号' },
+            { name: 'areaId', label: '楼栋/楼层', kind: 'select', options: areas, width: 180 },
+            { name: 'online', label: '在线', kind: 'select', options: [{ label: '在线', value: 1 }, { label: '离线', value: 0 }], width: 110 },
+          ]}
+          columns={columns}
+        />
+      )}
+      <ControlDrawer deviceId={controlId} onClose={() => setControlId(null)} />
+      <DeviceDetailDrawer deviceId={detailId} onClose={() => setDetailId(null)} />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,95 @@
+import { Badge, Card, Empty, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { AreaTreeNode, DeviceRow } from '@kelvin/contracts';
+import { PageContainer, useProjectId } from '../../../components/page';
+import { http } from '../../../lib/http';
+import { formatDateTime } from '../../../lib/time';
+import { areaApi, projectApi } from '../api';
+
+type AreaGroup = { areaId: number; areaPath: string; devices: DeviceRow[] };
+const GATEWAYS = new Set(['gateway', 'manager']);
+const num = (v: unknown) => (typeof v === 'number' ? v : null);
+
+/** One device as a line of a room card: online, power, room / set temperature; click opens its control page. */
+function DeviceLine({ d }: { d: DeviceRow }) {
+  const navigate = useNavigate();
+  const power = num(d.fields.f00);
+  const room = num(d.fields.f03);
+  const set = num(d.fields.f04);
+  return (
+    <Tooltip title={`${d.typeName} ${d.deviceCode} · 最后上报 ${d.lastReportAt ? formatDateTime(d.lastReportAt) : '无'}`}>
+      <div data-testid="room-device" onClick={() => navigate(GATEWAYS.has(d.deviceType) ? '/device/gatewayControl' : `/device/${d.deviceType}`)}
+        style={{ display: 'flex', alignItems: 'center', gap: 6, cursor: 'pointer', fontSize: 12, lineHeight: '22px' }}>
+        <Badge status={d.online ? 'success' : 'default'} />
+        <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{d.deviceName}</span>
+        {power !== null && <Tag color={power ? 'green' : undefined} style={{ marginInlineEnd: 0 }}>{power ? '开' : '关'}</Tag>}
+        {room !== null && <span title="室内温度">{room.toFixed(1)}°C</span>}
+        {set !== null && <span title="设定温度" style={{ color: '#1677ff' }}>→{set}°C</span>}
+        {!d.online && <Tag color="red" style={{ marginInlineEnd: 0 }}>离线</Tag>}
+      </div>
+    </Tooltip>
+  );
+}
+
+function RoomCard({ room, devices }: { room: AreaTreeNode; devices: DeviceRow[] }) {
+  const offline = devices.filter((d) => !d.online).length;
+  return (
+    <Card size="small" data-testid="room-card" title={room.label} style={{ width: 230, borderColor: offline ? '#ffccc7' : undefined }}
+      extra={devices.length ? <span style={{ fontSize: 12, color: offline ? '#cf1322' : '#389e0d' }}>{devices.length - offline}/{devices.length} 在线</span> : null}
+      styles={{ body: { padding: '6px 10px', minHeight: 40 } }}>
+      {devices.length ? devices.map((d) => <DeviceLine key={d.id} d={d} />) : <Typography.Text type="secondary" style={{ fontSize: 12 }}>无设备</Typography.Text>}
+    </Card>
+  );
+}
+
+/** projectview2 (项目视图, pinned tab): the project's buildings → floors → rooms with each room's device state. */
+export default function ProjectView2() {
+  const projectId = useProjectId();
+  const enabled = projectId !== null;
+  const tree = useQuery({ queryKey: ['area', 'tree', projectId], queryFn: () => areaApi.tree(projectId!), enabled });
+  const view = useQuery({ queryKey: ['project', 'view2', projectId], queryFn: () => http.get<AreaGroup[]>(`/api/v1/device/getviewbyarea/${projectId}`), enabled, refetchInterval: 30_000 });
+  const detail = useQuery({ queryKey: ['project', 'detail', projectId], queryFn: () => projectApi.detail(projectId!), enabled, refetchInterval: 60_000 });
+  if (!enabled) return <PageContainer title="项目视图"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  const byArea = new Map((view.data ?? []).map((g) => [g.areaId, g.devices]));
+  const project = tree.data?.[0];
+  const c = detail.data?.counts;
+  const buildings = project?.children ?? [];
+  const atProject = byArea.get(projectId) ?? [];
+  return (
+    <PageContainer title={`项目视图：${detail.data?.alias || project?.label || ''}`} extra={c && (
+      <Space size="large">
+        <span>楼栋 {c.buildings}</span><span>房间 {c.rooms}</span><span>设备 {c.devices ?? '—'}</span>
+        <span>在线 <b style={{ color: '#389e0d' }}>{c.online ?? '—'}</b></span><span>在线率 {c.onlineRate ?? '—'}%</span>
+      </Space>
+    )}>
+      <Spin spinning={tree.isLoading || view.isLoading}>
+        {!buildings.length ? <Card><Empty description="项目下还没有楼栋，请在「楼宇与设备」中新建或导入" /></Card> : (
+          <Card size="small">
+            {atProject.length > 0 && <div style={{ marginBottom: 8 }}><RoomCard room={{ ...project!, label: '项目级设备' }} devices={atProject} /></div>}
+            <Tabs items={buildings.map((b) => ({
+              key: String(b.id),
+              label: b.label,
+              children: (
+                <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+                  {(byArea.get(b.id)?.length ?? 0) > 0 && <RoomCard room={{ ...b, label: `${b.label}（楼栋设备）` }} devices={byArea.get(b.id)!} />}
+                  {b.children.length === 0 && <Empty description="该楼栋下还没有楼层" image={Empty.PRESENTED_IMAGE_SIMPLE} />}
+                  {b.children.map((f) => (
+                    <div key={f.id}>
+                      <Typography.Title level={5} style={{ margin: '0 0 6px' }}>{f.label}</Typography.Title>
+                      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
+                        {(byArea.get(f.id)?.length ?? 0) > 0 && <RoomCard room={{ ...f, label: `${f.label}（楼层设备）` }} devices={byArea.get(f.id)!} />}
+                        {f.children.map((r) => <RoomCard key={r.id} room={r} devices={byArea.get(r.id) ?? []} />)}
+                        {f.children.length === 0 && <Typography.Text type="secondary">无房间</Typography.Text>}
+                      </div>
+                    </div>
+                  ))}
+                </div>
+              ),
+            }))} />
+          </Card>
+        )}
+      </Spin>
+    </PageContainer>
+  );
+}

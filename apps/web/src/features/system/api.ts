@@ -1,0 +1,36 @@
+import type { Page } from '@kelvin/contracts';
+import type { HolidayDto, SmsKind, SmsRecordDto, SmsSettings, SmsTemplateDto, SystemParams } from '@kelvin/contracts/system';
+import type { ListParams } from '../../components/data-table';
+import { http } from '../../lib/http';
+
+/** System settings API (spec §7.5 paths for parameters and holidays; SMS under /api/v1/sms). */
+export interface SmsKindInfo {
+  kind: SmsKind;
+  name: string;
+  vars: string[];
+  defaultContent: string;
+  template: SmsTemplateDto | null;
+}
+
+export const systemApi = {
+  params: () => http.get<SystemParams>('/api/v1/system/getSystemParam'),
+  editParams: (patch: Partial<SystemParams>) => http.post<SystemParams>('/api/v1/system/editSystemParam', patch),
+};
+
+export const holidayApi = {
+  page: (q: ListParams) => http.get<Page<HolidayDto>>('/api/v1/holiday/getAll', q),
+  save: (body: unknown) => http.post<HolidayDto>('/api/v1/holiday/update', body),
+  remove: (ids: number[]) => http.post<{ deleted: number }>('/api/v1/holiday/delete', { ids }),
+};
+
+export const smsApi = {
+  kinds: () => http.get<SmsKindInfo[]>('/api/v1/sms/kinds'),
+  createTemplate: (body: unknown) => http.post<SmsTemplateDto>('/api/v1/sms/template', body),
+  updateTemplate: (id: number, body: unknown) => http.put<SmsTemplateDto>(`/api/v1/sms/template/${id}`, body),
+  removeTemplate: (id: number) => http.del<null>(`/api/v1/sms/template/${id}`),
+  test: (body: { phone: string; kind: SmsKind }) => http.post<SmsRecordDto>('/api/v1/sms/test', body),
+  settings: () => http.get<SmsSettings>('/api/v1/sms/setting'),
+  saveSettings: (body: unknown) => http.put<SmsSettings>('/api/v1/sms/setting', body),
+  records: (q: ListParams) => http.get<Page<SmsRecordDto>>('/api/v1/sms/record/page', q),
+  recordExportUrl: '/api/v1/sms/record/export',
+};

@@ -1,0 +1,89 @@
+import { expect, test, type Page } from '@playwright/test';
+import { baseUrl, login, shot, watchConsole } from './helpers';
+
+/** Switches the top bar's project (the device pages follow the selected project). */
+async function chooseProject(page: Page, name: string) {
+  await page.getByTestId('project-switcher').click();
+  await page.getByRole('option', { name }).click();
+  await expect(page.getByTestId('project-switcher')).toContainText(name);
+}
+
+const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+
+test('温控器监控：设定温度下发，设备确认，列表中的上报值无需刷新即更新', async ({ page }) => {
+  const errors = watchConsole(page);
+  await login(page);
+  await page.goto(`${baseUrl()}/device/device20020`);
+  await expect(page.getByRole('heading', { name: '地暖温控器' })).toBeVisible();
+  // simulated thermostats come online over MQTT
+  const online = rows(page).filter({ has: page.locator('.ant-badge-status-success') }).first();
+  await expect(online).toBeVisible({ timeout: 30_000 });
+  const cell = online.locator('[data-testid$="-f04"]');
+  const deviceId = (await cell.getAttribute('data-testid'))!.split('-')[1];
+  await expect(rows(page).first().getByText('°C').first()).toBeVisible();
+  await shot(page, 'device-monitor');
+
+  await online.getByRole('button', { name: '控制' }).click();
+  const drawer = page.getByRole('dialog').filter({ hasText: '设备控制' });
+  await expect(drawer).toBeVisible();
+  const current = await drawer.getByTestId('current-f04').innerText();
+  const target = current.startsWith('27') ? 26 : 27;
+  const input = drawer.getByRole('spinbutton', { name: '设定温度' });
+  await input.fill(String(target));
+  await drawer.getByTestId('send-f04').click();
+  await expect(drawer.getByTestId('command-status-acked')).toBeVisible({ timeout: 15_000 });
+  await expect(drawer.getByTestId('current-f04')).toHaveText(`${target}.0 °C`);
+  await shot(page, 'device-control-drawer');
+
+  // the control keeps to the registry's range (10～40 °C)
+  await input.fill('45');
+  await input.blur();
+  await expect(input).toHaveValue('40.0');
+  await page.keyboard.press('Escape');
+  // the table row changed without a reload, from the device's own report
+  await expect(page.getByTestId(`cell-${deviceId}-f04`)).toHaveText(`${target}.0 °C`);
+  expect(errors).toEqual([]);
+});
+
+test('4G 设备页：间歇唤醒说明，离线期间的指令等待设备唤醒', async ({ page }) => {
+  const errors = watchConsole(page);
+  await login(page);
+  await page.goto(`${baseUrl()}/device/devicemonitor`);
+  await chooseProject(page, '苏州 4G 通断热分摊');
+  await page.goto(`${baseUrl()}/device/device4GHeating`);
+  await expect(page.getByRole('heading', { name: '4G 采暖控制器' })).toBeVisible();
+  await expect(page.getByText('4G 设备间歇唤醒上报')).toBeVisible();
+  await expect(rows(page).first()).toBeVisible();
+  await expect(rows(page).first().getByText('dBm')).toBeVisible({ timeout: 30_000 });
+  await rows(page).first().getByRole('button', { name: '控制' }).click();
+  const drawer = page.getByRole('dialog').filter({ hasText: '设备控制' });
+  await expect(drawer.getByText('设备下次唤醒上线时下发')).toBeVisible();
+  await drawer.getByRole('spinbutton', { name: '设定温度' }).fill('19');
+  await drawer.getByTestId('send-f04').click();
+  // asleep: it waits (等待下发); awake at that moment: it is sent and acknowledged at once
+  await expect(drawer.locator('[data-testid=command-status-pending], [data-testid=command-status-acked]')).toBeVisible();
+  await shot(page, 'device-4g');
+  expect(errors).toEqual([]);
+});
+
+test('热量表详情：历史曲线（ECharts）与实时数据', async ({ page }) => {
+  const errors = watchConsole(page);
+  await login(page);
+  await page.goto(`${baseUrl()}/device/devicemonitor`);
+  await chooseProject(page, '滨河热计量小区');
+  await page.goto(`${baseUrl()}/device/calorimeter`);
+  await expect(page.getByRole('heading', { name: '热量表' })).toBeVisible();
+  const reported = rows(page).filter({ hasText: 'GJ' }).first();
+  await expect(reported).toBeVisible({ timeout: 30_000 });
+  await reported.getByRole('button', { name: '详情' }).click();
+  const drawer = page.getByRole('dialog').filter({ hasText: '设备详情' });
+  await expect(drawer.getByRole('tab', { name: '历史曲线' })).toBeVisible();
+  const chart = drawer.getByTestId('history-chart');
+  await expect(chart).toBeVisible();
+  expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
+  await expect(chart.locator('canvas')).toBeVisible();
+  await shot(page, 'device-history');
+  await drawer.getByRole('tab', { name: '实时数据' }).click();
+  await expect(drawer.getByRole('cell', { name: '累计热量' })).toBeVisible();
+  expect(errors).toEqual([]);
+});

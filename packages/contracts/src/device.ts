@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { pageQuery } from './common.ts';
+import { DEVICE_TYPE_CODES } from './device-registry.ts';
+import type { DeviceAction } from './device-types.ts';
+
+/** Device API contracts (issue 3): shared by the server routes and the web screens. */
+
+const positiveId = (what: string) =>
+  z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`);
+const flag = z.enum(['0', '1', 'true', 'false'], { error: '在线状态只能是 0 或 1' }).transform((v) => v === '1' || v === 'true');
+
+export const deviceTypeCode = z.enum(DEVICE_TYPE_CODES as [string, ...string[]], { error: '设备类型不存在' });
+
+/** Device codes are the MQTT client id and user name: no wildcards, no topic separators. */
+export const deviceCodeSchema = z.string({ error: '请输入设备编号' }).trim()
+  .regex(/^[A-Za-z0-9_.-]{3,64}$/, '设备编号为 3～64 位字母、数字、下划线、点或减号');
+
+export const deviceIdParam = z.object({ id: positiveId('设备编号') });
+export const commandIdParam = z.object({ commandId: positiveId('指令编号') });
+
+export const deviceListQuery = pageQuery.extend({
+  projectId: positiveId('项目编号').optional(),
+  deviceType: deviceTypeCode.optional(),
+  online: flag.optional(),
+  keyword: z.string().trim().max(64, '关键字最多 64 个字符').optional(),
+  /** a building, floor or room: devices below it */
+  areaId: positiveId('区域编号').optional(),
+  gatewayId: positiveId('网关编号').optional(),
+});
+export type DeviceListQuery = z.infer<typeof deviceListQuery>;
+
+export type FieldValue = number | string;
+
+export interface DeviceRow {
+  id: number;
+  deviceCode: string;
+  deviceName: string;
+  deviceType: string;
+  typeName: string;
+  online: boolean;
+  /** epoch ms after which the device counts as offline unless it reports again */
+  onlineUntil: number | null;
+  lastReportAt: number | null;
+  projectId: number;
+  areaId: number | null;
+  /** building / floor / room names */
+  areaPath: string;
+  gatewayId: number | null;
+  enabled: boolean;
+  fields: Record<string, FieldValue>;
+}
+
+export interface DeviceDetail extends DeviceRow {
+  projectName: string;
+  createdAt: number;
+  /** report time of each field's latest value */
+  fieldTimes: Record<string, number>;
+  /** commands not finished yet (pending or sent) */
+  openCommands: CommandView[];
+}
+
+export const HISTORY_MAX_POINTS = 500;
+export const historyQuery = z.object({
+  deviceId: positiveId('设备编号'),
+  /** comma-separated field codes; default: every numeric field of the type */
+  fields: z.string().max(400).regex(/^[A-Za-z0-9_,]*$/, '字段列表格式不正确').optional(),
+  from: z.coerce.number({ error: '开始时间必须是毫秒时间戳' }).int().nonnegative(),
+  to: z.coerce.number({ error: '结束时间必须是毫秒时间戳' }).int().positive(),
+}).refine((q) => q.from < q.to, { message: '开始时间必须早于结束时间', path: ['from'] })
+  .refine((q) => q.to - q.from <= 400 * 86_400_000, { message: '时间范围最长 400 天', path: ['to'] });
+
+export interface HistorySeries {
+  field: string;
+  label: string;
+  unit: string;
+  /** [epoch ms, value]; at most HISTORY_MAX_POINTS, averaged (counters: maximum) per time bucket */
+  points: [number, number][];
+}
+export interface HistoryAnswer {
+  deviceId: number;
+  from: number;
+  to: number;
+  /** bucket width in ms (0: raw points) */
+  bucketMs: number;
+  series: HistorySeries[];
+}
+
+export const COMMAND_STATUSES = ['pending', 'sent', 'acked', 'rejected', 'expired'] as const;
+export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+export const COMMAND_STATUS_LABELS: Record<CommandStatus, string> = {
+  pending: '等待下发',
+  sent: '已下发',
+  acked: '已执行',
+  rejected: '设备拒绝',
+  expired: '已过期',
+};
+export const FINISHED_COMMAND_STATUSES: ReadonlySet<CommandStatus> = new Set(['acked', 'rejected', 'expired']);
+
+export interface CommandView {
+  id: number;
+  deviceId: number;
+  deviceCode: string;
+  /** a field write, or an operation (refresh, reboot …) */
+  fieldCode: string | null;
+  value: FieldValue | null;
+  action: DeviceAction | null;
+  /** Chinese description: 设定温度 → 24 °C, 重启设备 … */
+  description: string;
+  status: CommandStatus;
+  statusLabel: string;
+  error: string | null;
+  createdAt: number;
+  sentAt: number | null;
+  finishedAt: number | null;
+  expiresAt: number;
+  username: string | null;
+}
+
+/** seconds a command waits for an offline or sleeping device */
+export const commandTtlQuery = z.object({
+  ttl: z.coerce.number({ error: '有效期必须是秒数' }).int('有效期必须是整数秒').min(1, '有效期至少 1 秒').max(7 * 86_400, '有效期最长 7 天').optional(),
+});
+
+export const operationQuery = commandTtlQuery.extend({
+  eventType: z.enum(['refresh', 'reboot', 'syncTime', 'resetAlarm', 'resetCounters'], { error: '操作类型不存在' }).default('refresh'),
+});
+
+export const operationLogQuery = pageQuery.extend({
+  projectId: positiveId('项目编号').optional(),
+  deviceId: positiveId('设备编号').optional(),
+  from: z.coerce.number().int().nonnegative().optional(),
+  to: z.coerce.number().int().positive().optional(),
+});
+
+export interface OperationLogRow {
+  id: number;
+  at: number;
+  deviceId: number;
+  deviceCode: string;
+  deviceName: string;
+  deviceType: string;
+  projectId: number;
+  commandId: number | null;
+  operation: string;
+  detail: string;
+  /** 成功 / 失败 / 等待下发 / 已下发 / 已执行 / 设备拒绝 / 已过期 */
+  result: string;
+  username: string | null;
+}
+
+export const deviceCreateBody = z.object({
+  deviceType: deviceTypeCode,
+  /** a room (or any area) inside a project */
+  areaId: positiveId('区域编号'),
+  deviceName: z.string().trim().min(1, '请输入设备名称').max(64, '设备名称最多 64 个字符').optional(),
+  deviceCode: deviceCodeSchema.optional(),
+  gatewayId: positiveId('网关编号').nullable().optional(),
+});
+export const deviceUpdateBody = z.object({
+  deviceName: z.string().trim().min(1, '请输入设备名称').max(64, '设备名称最多 64 个字符').optional(),
+  areaId: positiveId('区域编号').optional(),
+  gatewayId: positiveId('网关编号').nullable().optional(),
+  enabled: z.boolean({ error: '启用状态必须是布尔值' }).optional(),
+});
+
+/** What an operator copies into a device once; the secret is never shown again. */
+export interface DeviceCredentials {
+  deviceId: number;
+  deviceCode: string;
+  clientId: string;
+  username: string;
+  password: string;
+  topics: { up: string; down: string; ack: string };
+}
+
+export const deviceTopic = (tenantCode: string, deviceCode: string, leaf: 'up' | 'down' | 'ack') => `kelvin/${tenantCode}/${deviceCode}/${leaf}`;
+
+/** Server-sent events of GET /api/v1/live. */
+export interface LiveDeviceEvent {
+  deviceId: number;
+  projectId: number;
+  ts: number;
+  lastReportAt: number;
+  onlineUntil: number;
+  fields: Record<string, FieldValue>;
+}
+export interface LiveCommandEvent {
+  commandId: number;
+  deviceId: number;
+  projectId: number;
+  status: CommandStatus;
+  error: string | null;
+}

@@ -1,0 +1,105 @@
+// Shared by the benchmarks: a fresh server on a temp data dir, CPU sampling, percentiles, API calls.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const ADMIN_PASSWORD = 'Bench#Admin-2026';
+
+export async function freePort() {
+  const server = net.createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** A fresh server (SQLite in a temp dir, embedded broker) in its own process. */
+export async function startServer(extraEnv = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-bench-'));
+  const port = await freePort();
+  const mqttPort = await freePort();
+  const env = {
+    ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), KELVIN_DATA_DIR: dataDir,
+    KELVIN_ADMIN_PASSWORD: ADMIN_PASSWORD, KELVIN_SIMULATOR: 'off', KELVIN_DEMO: 'off', DATABASE_URL: '', LOG_LEVEL: 'warn', ...extraEnv,
+  };
+  const child = spawn('node', ['--import', 'tsx', 'apps/server/src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`服务未在 60 秒内启动:\n${output}`)), 60_000);
+    const onData = (chunk) => {
+      output += chunk.toString();
+      if (output.includes('控制台地址')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`服务退出 (${code}):\n${output}`)));
+  });
+  child.stdout.on('data', () => {});
+  child.stderr.on('data', (c) => process.stderr.write(c));
+  return {
+    child, dataDir, env, url: `http://127.0.0.1:${port}`, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** CPU time of a process (user + system, seconds) from /proc; null where /proc is missing. */
+export function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (CLK_TCK 100)
+  } catch {
+    return null;
+  }
+}
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export async function api(base, method, url, token, body) {
+  const res = await fetch(base + url, {
+    method,
+    headers: { ...(token ? { authorization: token } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (json.code !== 200) throw new Error(`${method} ${url}: ${json.code} ${json.msg}`);
+  return json.data;
+}
+
+export async function loginAdmin(base) {
+  return api(base, 'POST', '/api/auth/jwt/token', null, { username: 'admin', password: ADMIN_PASSWORD });
+}
+
+export function machine() {
+  return `${os.cpus().length} 核 ${os.cpus()[0]?.model.trim() ?? ''}，内存 ${Math.round(os.totalmem() / 2 ** 30)} GB，Node ${process.versions.node}`;
+}
+
+/** Runs `./kelvin simulate …` in its own process; resolves with its stdout lines. */
+export function simulate(server, args, onLine) {
+  const child = spawn('node', ['--import', 'tsx', 'apps/server/src/simulator/cli.ts', ...args], { cwd: ROOT, env: server.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let buf = '';
+  child.stdout.on('data', (chunk) => {
+    buf += chunk.toString();
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      onLine?.(line);
+    }
+  });
+  const done = new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 || code === null ? resolve() : reject(new Error(`模拟器退出 (${code})`)))));
+  return { child, done };
+}
