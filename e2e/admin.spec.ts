@@ -92,6 +92,7 @@ test('管理员创建租户、角色与用户；用户只看到授予的菜单�
   const row = page.getByRole('row').filter({ hasText: USER.username });
   await expect(row).toContainText('抄表员');
   await expect(row).toContainText('启用');
+  await expect(page.locator('.ant-modal-wrap')).toBeHidden(); // the closing dialog's animation is over
   await shot(page, 'user-list');
 
   // 4. the user sees exactly the granted menus
