@@ -40,7 +40,7 @@ function useProjection(items: ProjectMapItem[]) {
 export default function ProjectIndex() {
   const navigate = useNavigate();
   const map = useQuery({ queryKey: ['project', 'map'], queryFn: projectApi.map, refetchInterval: 60_000 });
-  const items = map.data?.items ?? [];
+  const items = useMemo(() => map.data?.items ?? [], [map.data]);
   const labels = map.data?.statusLabels;
   const proj = useProjection(items);
   const [hover, setHover] = useState<number | null>(null);
