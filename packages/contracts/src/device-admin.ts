@@ -206,3 +206,6 @@ export interface DeviceImportResult {
 }
 
 export type { FieldValue };
+
+/** The id rules above, for the other device-management contracts (device-management.ts). */
+export { id as positiveIdOf, idList as deviceIdListOf };

@@ -7,5 +7,6 @@ export * from './device-types.ts';
 export * from './device-registry.ts';
 export * from './device.ts';
 export * from './device-admin.ts';
+export * from './device-management.ts';
 export * from './admin.ts';
 export * from './system.ts';

@@ -8,6 +8,7 @@ import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-devices.ts';
 import * as m003 from './migrations/003-admin.ts';
 import * as m004 from './migrations/004-projects.ts';
+import * as m005 from './migrations/005-device-management.ts';
 
 export type Db = Kysely<Database>;
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '002-devices': m002,
   '003-admin': m003,
   '004-projects': m004,
+  '005-device-management': m005,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.

@@ -318,6 +318,59 @@ export interface DeviceCardTable {
   updated_at: Millis;
 }
 
+/** Tables of 005-device-management: address change requests, MQTT settings, factory bench runs. */
+export interface DeviceAddressChangeTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_id: number | null;
+  device_code: string;
+  device_name: string;
+  device_type: string;
+  host: string;
+  port: number;
+  status: string;
+  remark: string | null;
+  requested_by: string | null;
+  requested_at: Millis;
+  closed_by: string | null;
+  closed_at: Millis | null;
+}
+export interface ProjectMqttSettingTable { project_id: number; tenant_id: number; host: string; port: number; tls: Flag; updated_by: string | null; updated_at: Millis }
+export interface FactoryTestRunTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_id: number;
+  device_code: string;
+  device_name: string;
+  device_type: string;
+  bench: string;
+  status: string;
+  step_count: number;
+  passed: number;
+  failed: number;
+  step_timeout_s: number;
+  user_id: number | null;
+  username: string | null;
+  started_at: Millis;
+  finished_at: Millis | null;
+  heartbeat_at: Millis;
+}
+export interface FactoryTestStepTable {
+  run_id: number;
+  seq: number;
+  kind: string;
+  label: string;
+  field_code: string | null;
+  value: string | null;
+  status: string;
+  message: string | null;
+  command_id: number | null;
+  started_at: Millis | null;
+  finished_at: Millis | null;
+}
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -351,4 +404,8 @@ export interface Database {
   device_bind_record: DeviceBindRecordTable;
   device_stock: DeviceStockTable;
   device_card: DeviceCardTable;
+  device_address_change: DeviceAddressChangeTable;
+  project_mqtt_setting: ProjectMqttSettingTable;
+  factory_test_run: FactoryTestRunTable;
+  factory_test_step: FactoryTestStepTable;
 }

@@ -6,8 +6,14 @@ import type { DeviceDomain } from '../devices/domain.ts';
 import type { ImportService } from '../imports/service.ts';
 import { IMPORT_MODELS } from '../imports/models.ts';
 import type { ProjectService } from '../projects/service.ts';
+import { createFactoryTestService } from '../factory-test/service.ts';
+import { factoryTestRoutes } from '../factory-test/routes.ts';
+import { createAddressChangeService } from './address.ts';
 import { createDeviceCardService } from './cards.ts';
 import { createDeviceGroupService } from './groups.ts';
+import { managementRoutes } from './management-routes.ts';
+import { createMqttSettingService } from './mqtt-setting.ts';
+import { createOnlineStats } from './online.ts';
 import * as repo from './repository.ts';
 import { deviceAdminRoutes } from './routes.ts';
 import { GATEWAY_TYPES, createDeviceAdminService } from './service.ts';
@@ -51,6 +57,16 @@ export function createDeviceAdmin(deps: { db: Db; projects: ProjectService; devi
     admin,
     groups,
     cards,
-    routes: (app: FastifyInstance) => app.register(deviceAdminRoutes, { admin, groups, cards, devices, commands, projects }),
+    async routes(app: FastifyInstance) {
+      await app.register(deviceAdminRoutes, { admin, groups, cards, devices, commands, projects });
+      await app.register(managementRoutes, {
+        admin,
+        online: createOnlineStats({ db, projects }),
+        addresses: createAddressChangeService({ db, projects }),
+        mqttSettings: createMqttSettingService({ db, projects, mqtt: deps.mqtt, mqttUrl: app.config.mqttUrl }),
+      });
+      const factory = createFactoryTestService({ db, projects, devices, commands, onError: (err) => app.log.error({ err }, 'factory test') });
+      await app.register(factoryTestRoutes, { factory });
+    },
   };
 }

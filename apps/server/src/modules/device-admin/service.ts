@@ -290,9 +290,22 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     return { deviceId: id, deviceCode: code, clientId: code, username: code, password, topics };
   }
 
+  /**
+   * A new secret for a device (mqttSetting_n): the old one stops working at once and a connected device is
+   * dropped; the credentials are returned this once.
+   */
+  async function reissue(a: Actor, id: number): Promise<DeviceCredentials> {
+    const row = await device(a.scope, id);
+    const secret = newSecret();
+    await db.updateTable('device').set({ secret_hash: hashSecret(secret), updated_at: Date.now() }).where('id', '=', row.id).execute();
+    kick(row.device_code);
+    return credentialsOf(row.id, row.device_code, secret);
+  }
+
   return {
     device,
     deviceByCode,
+    reissue,
     create,
     update,
     move,

@@ -1,0 +1,65 @@
+import type {
+  AddressChangeRow, AreaTreeNode, BatchParaAnswer, DeviceCard, DeviceCardBody, DeviceCredentials, DeviceGroup, DeviceRow, Device4gRow,
+  FactoryDeviceRow, FactoryRunView, MqttSettingView, OnlineHistory, OnlineNowRow, OperationLogRow, Page,
+} from '@kelvin/contracts';
+import type { ListParams } from '../../components/data-table';
+import { QR_DOWNLOAD_TIMEOUT_MS, download, http } from '../../lib/http';
+
+type Query = Record<string, string | number | undefined>;
+
+/** Device-management screens of issue 5 (groups, batch writes, SIM cards, statistics, addresses, MQTT, factory bench). */
+export const dmApi = {
+  tree: (projectId: number) => http.get<AreaTreeNode[]>(`/api/v1/area/tree/${projectId}`),
+  devices: (q: Query) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
+  types: (projectId: number) => http.get<{ code: string; name: string; total: number; online: number }[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
+
+  groups: (projectId: number) => http.get<DeviceGroup[]>('/api/v1/device/group/list', { projectId }),
+  createGroup: (body: { projectId: number; name: string; remark?: string | null }) => http.post<{ id: number }>('/api/v1/device/group/create', body),
+  updateGroup: (id: number, body: { name?: string; remark?: string | null }) => http.put<{ id: number }>(`/api/v1/device/group/${id}`, body),
+  removeGroup: (id: number) => http.post<null>(`/api/v1/device/group/delete/${id}`),
+  groupMembers: (id: number, change: { add?: number[]; remove?: number[] }) => http.post<{ id: number; deviceCount: number }>(`/api/v1/device/group/members/${id}`, change),
+  groupDevices: (id: number, q: ListParams) => http.get<Page<DeviceRow>>(`/api/v1/device/group/groupDeviceListByType/${id}`, q),
+
+  batchPara: (body: { deviceIds: number[]; fieldCode: string; value: number | string; ttl?: number }) =>
+    http.post<BatchParaAnswer>('/api/v1/device/batchpara', body, { timeout: 120_000 }),
+
+  cards: (q: ListParams) => http.get<Page<Device4gRow>>('/api/v1/device/card/list', q),
+  saveCard: (body: DeviceCardBody) => http.post<Device4gRow & { card: DeviceCard | null }>('/api/v1/device/card/save', body),
+  removeCard: (deviceCode: string) => http.post<null>('/api/v1/device/card/delete', { deviceCode }),
+
+  viewByArea: (areaId: number) => http.get<{ areaId: number; areaPath: string; devices: DeviceRow[] }[]>(`/api/v1/device/getviewbyarea/${areaId}`),
+
+  onlineNow: (projectId: number) => http.get<OnlineNowRow[]>(`/api/v1/device/report/online/${projectId}`),
+  onlineHistory: (projectId: number, q: { from: number; to: number; deviceType?: string }) => http.get<OnlineHistory>(`/api/v1/device/report/online/v2/${projectId}`, q),
+
+  addressChanges: (q: ListParams) => http.get<Page<AddressChangeRow>>('/api/v1/device/address/list', q),
+  requestAddress: (body: { projectId: number; deviceIds: number[]; host: string; port: number; remark?: string }) =>
+    http.post<{ created: number; rows: AddressChangeRow[] }>('/api/v1/device/address/request', body),
+  closeAddress: (id: number, body: { status: 'confirmed' | 'cancelled'; remark?: string }) => http.post<AddressChangeRow>(`/api/v1/device/address/close/${id}`, body),
+
+  mqttSetting: (projectId: number) => http.get<MqttSettingView>('/api/v1/device/mqtt/setting', { projectId }),
+  saveMqttSetting: (body: { projectId: number; host: string; port: number; tls: boolean }) => http.post<MqttSettingView>('/api/v1/device/mqtt/setting', body),
+  reissue: (deviceId: number) => http.post<DeviceCredentials>(`/api/v1/device/mqtt/credentials/${deviceId}`),
+
+  startTest: (body: { bench: string; deviceIds: number[]; stepTimeoutSeconds: number }) => http.post<FactoryRunView[]>('/api/v1/device/factorytest/run', body),
+  stopTest: (id: number) => http.post<FactoryRunView>(`/api/v1/device/factorytest/runs/${id}/stop`),
+  testRun: (id: number) => http.get<FactoryRunView>(`/api/v1/device/factorytest/runs/${id}`),
+  testRuns: (q: ListParams) => http.get<Page<FactoryRunView>>('/api/v1/device/factorytest/runs', q),
+  testDevices: (q: ListParams) => http.get<Page<FactoryDeviceRow>>('/api/v1/device/factorytest/devices', q),
+
+  operationLog: (q: ListParams) => http.get<Page<OperationLogRow>>('/api/v1/device/operationlog', q),
+  subDevices: (gatewayId: number, q: ListParams) => http.get<Page<DeviceRow>>(`/api/v1/device/getviewlistbyareabypage_forpdevice/-1/${gatewayId}`, q),
+
+  /** The device's QR label (SVG) for printing; spec §9 gives QR downloads 300 s. */
+  qrCode: (deviceId: number, deviceCode: string) => download(`/api/v1/device/qrcode/${deviceId}`, { timeout: QR_DOWNLOAD_TIMEOUT_MS, fallbackName: `设备二维码-${deviceCode}.svg` }),
+};
+
+/** Buildings and floors of a project tree as filter options (「1号楼」「1号楼 / 2层」). */
+export function buildingFloorOptions(roots: AreaTreeNode[] | undefined) {
+  const out: { label: string; value: number }[] = [];
+  for (const b of roots?.[0]?.children ?? []) {
+    out.push({ label: b.label, value: b.id });
+    for (const f of b.children) out.push({ label: `${b.label} / ${f.label}`, value: f.id });
+  }
+  return out;
+}
