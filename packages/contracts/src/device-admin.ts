@@ -49,6 +49,10 @@ export interface DeviceCard {
 export const cardListQuery = pageQuery.extend({
   projectId: id('项目编号'),
   keyword: z.string().trim().max(64, '关键字最多 64 个字符').optional(),
+  /** only cards whose package ends within this many days (or has ended) */
+  packageLimitDays: z.coerce.number({ error: '套餐剩余天数必须是数字' }).int('套餐剩余天数必须是整数').min(0, '套餐剩余天数不能为负').max(3650, '套餐剩余天数最多 3650').optional(),
+  /** 1: devices with a card, 0: devices without one */
+  hasCard: z.enum(['0', '1'], { error: '是否有卡只能是 0 或 1' }).optional(),
 });
 
 /* ---------- 4G devices (spec §7.3) ---------- */

@@ -247,8 +247,9 @@ export const factoryRunQuery = pageQuery.extend({
   bench: z.enum(FACTORY_BENCH_CODES, { error: '测试台不存在' }).optional(),
   status: z.enum(FACTORY_RUN_STATUSES, { error: '状态不存在' }).optional(),
   keyword: z.string().trim().max(64, '关键字最多 64 个字符').optional(),
-  from: z.coerce.number().int().nonnegative().optional(),
-  to: z.coerce.number().int().positive().optional(),
+  /** start time range (the query form's date range: startedFrom / startedTo) */
+  startedFrom: z.coerce.number().int().nonnegative().optional(),
+  startedTo: z.coerce.number().int().positive().optional(),
 });
 export const factoryDeviceQuery = pageQuery.extend({
   projectId: positiveIdOf('项目编号'),

@@ -21,9 +21,15 @@ export function createDeviceCardService(deps: { db: Db; projects: ProjectService
   return {
     check,
 
-    async list(scope: Scope, q: { projectId: number; keyword?: string; pageNo: number; pageSize: number }) {
+    async list(scope: Scope, q: { projectId: number; keyword?: string; packageLimitDays?: number; hasCard?: '0' | '1'; pageNo: number; pageSize: number }) {
       const p = await deps.projects.project(scope, q.projectId);
       let query = repo.scopedDevices(db, scope).selectAll().where('project_id', '=', p.id).where('device_type', 'in', CELLULAR_TYPES);
+      const cardsOfTenant = db.selectFrom('device_card').select('device_code').where('tenant_id', '=', p.tenant_id);
+      if (q.hasCard) query = query.where('device_code', q.hasCard === '1' ? 'in' : 'not in', cardsOfTenant);
+      if (q.packageLimitDays !== undefined) {
+        const until = Date.now() + (q.packageLimitDays + 1) * 86_400_000;
+        query = query.where('device_code', 'in', cardsOfTenant.where('package_end', 'is not', null).where('package_end', '<', until));
+      }
       if (q.keyword) {
         const like = repo.likeName(q.keyword);
         query = query.where((eb) => eb.or([

@@ -9,7 +9,7 @@ import {
   storageAddBody, storageAllQuery, storageQuery, storageRenameBody, update4gBody,
 } from '@kelvin/contracts';
 import { invalid, ok } from '../../lib/errors.ts';
-import { streamXlsx } from '../../lib/excel.ts';
+import { cstTime, streamXlsx } from '../../lib/excel.ts';
 import { scopeOf } from '../../lib/scope.ts';
 import type { CommandService } from '../commands/service.ts';
 import type { DeviceService } from '../devices/service.ts';
@@ -228,6 +228,29 @@ export async function deviceAdminRoutes(app: FastifyInstance, deps: DeviceAdminD
     schema: { tags, summary: '物联网卡（项目的 4G 设备及其卡）', querystring: cardListQuery },
     config: { access: 'deviceCardInfoList' },
   }, async (req) => ok(await cards.list(await scope(req), req.query)));
+
+  r.get('/api/v1/device/card/export', {
+    schema: { tags, summary: '导出物联网卡（同列表筛选）', querystring: cardListQuery.omit({ pageNo: true, pageSize: true }) },
+    config: { access: 'deviceCardInfoList:export' },
+  }, async (req, reply) => {
+    const s = await scope(req);
+    const p = await deps.projects.project(s, req.query.projectId);
+    const rows = allPages((pageNo, pageSize) => cards.list(s, { ...req.query, pageNo, pageSize }));
+    const day = (ms: number | null | undefined) => (ms ? cstTime(ms).slice(0, 10) : null);
+    return streamXlsx(reply, `${p.name}-物联网卡.xlsx`, '物联网卡', [
+      { header: '设备编号', width: 22, value: (d) => d.deviceCode },
+      { header: '设备名称', width: 24, value: (d) => d.deviceName },
+      { header: '设备类型', width: 20, value: (d) => d.typeName },
+      { header: '位置', width: 24, value: (d) => d.areaPath || (d.areaId === null ? '库存' : null) },
+      { header: 'ICCID', width: 24, value: (d) => d.card?.iccid },
+      { header: '运营商', value: (d) => d.card?.carrier },
+      { header: '激活日期', width: 14, value: (d) => day(d.card?.activatedAt) },
+      { header: '套餐到期', width: 14, value: (d) => day(d.card?.packageEnd) },
+      { header: '剩余天数', value: (d) => d.card?.packageDaysLeft },
+      { header: '套餐流量(MB)', width: 14, value: (d) => d.card?.dataLimitMb },
+      { header: '已用流量(MB)', width: 14, value: (d) => d.card?.dataUsedMb },
+    ], rows);
+  });
 
   r.post('/api/v1/device/card/save', {
     schema: { tags, summary: '登记或修改设备的物联网卡', body: deviceCardBody },

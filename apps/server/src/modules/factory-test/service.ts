@@ -218,12 +218,12 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
     return run;
   }
 
-  function runsQuery(projectId: number, q: { bench?: string; status?: string; keyword?: string; from?: number; to?: number }) {
+  function runsQuery(projectId: number, q: { bench?: string; status?: string; keyword?: string; startedFrom?: number; startedTo?: number }) {
     let query = db.selectFrom('factory_test_run').selectAll().where('project_id', '=', projectId);
     if (q.bench) query = query.where('bench', '=', q.bench);
     if (q.status) query = query.where('status', '=', q.status);
-    if (q.from !== undefined) query = query.where('started_at', '>=', q.from);
-    if (q.to !== undefined) query = query.where('started_at', '<', q.to);
+    if (q.startedFrom !== undefined) query = query.where('started_at', '>=', q.startedFrom);
+    if (q.startedTo !== undefined) query = query.where('started_at', '<=', q.startedTo);
     if (q.keyword) {
       const like = `%${q.keyword.toLowerCase()}%`;
       query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
@@ -289,7 +289,7 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
       return runView(a.scope, id);
     },
 
-    async runs(scope: Scope, q: { projectId: number; bench?: FactoryBench; status?: FactoryRunStatus; keyword?: string; from?: number; to?: number; pageNo: number; pageSize: number }) {
+    async runs(scope: Scope, q: { projectId: number; bench?: FactoryBench; status?: FactoryRunStatus; keyword?: string; startedFrom?: number; startedTo?: number; pageNo: number; pageSize: number }) {
       const p = await deps.projects.project(scope, q.projectId);
       await reapStale();
       const page = await paginate(runsQuery(p.id, q), q, (b) => b.orderBy('id', 'desc'));
@@ -297,7 +297,7 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
     },
 
     /** For the export: runs newest first in id batches, each with its steps. */
-    async *allRuns(scope: Scope, q: { projectId: number; bench?: FactoryBench; status?: FactoryRunStatus; keyword?: string; from?: number; to?: number }) {
+    async *allRuns(scope: Scope, q: { projectId: number; bench?: FactoryBench; status?: FactoryRunStatus; keyword?: string; startedFrom?: number; startedTo?: number }) {
       const p = await deps.projects.project(scope, q.projectId);
       let before: number | null = null;
       for (;;) {

@@ -46,7 +46,7 @@ interface Item {
 export function createBatchWriter(opts: BatchWriterOptions) {
   const { sink, counters } = opts;
   // bounded so a SQLite transaction holds the write lock only briefly (API writes wait for it)
-  const maxBatch = opts.maxBatch ?? 6000;
+  const maxBatch = opts.maxBatch ?? 2000;
   const intervalMs = opts.intervalMs ?? 50;
   let queue: Item[] = [];
   let timer: NodeJS.Timeout | null = null;

@@ -1,0 +1,175 @@
+import { useMemo, useState } from 'react';
+import { Alert, App, Button, Card, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  BATCH_RESULT_LABELS, COMMAND_STATUS_LABELS, DEVICE_TYPE_BY_CODE, allowedRange, fieldDisplay, validateFieldWrite,
+  type BatchParaAnswer, type BatchParaResult, type CommandStatus, type CommandView, type DeviceRow,
+} from '@kelvin/contracts';
+import { PageContainer, useProjectId } from '../../../components/page';
+import { http } from '../../../lib/http';
+import { PreventClickButton } from '../../../lib/ui';
+import { dmApi } from '../api';
+import { DevicePicker } from '../components/device-picker';
+
+const STATUS_COLORS = { sent: 'green', queued: 'orange', failed: 'red' } as const;
+const TTL_OPTIONS = [
+  { value: 600, label: '10 分钟' },
+  { value: 3600, label: '1 小时' },
+  { value: 6 * 3600, label: '6 小时' },
+  { value: 24 * 3600, label: '1 天' },
+  { value: 7 * 86400, label: '7 天' },
+];
+const CMD_COLORS: Record<CommandStatus, string> = { pending: 'orange', sent: 'blue', acked: 'green', rejected: 'red', expired: 'default' };
+
+/** Command states of the written devices, a few requests at a time. */
+async function commandStates(ids: number[]): Promise<Map<number, CommandView | null>> {
+  const out = new Map<number, CommandView | null>();
+  for (let i = 0; i < ids.length; i += 8) {
+    const chunk = ids.slice(i, i + 8);
+    const got = await Promise.all(chunk.map((id) => http.get<CommandView>(`/api/v1/device/command/${id}`, undefined, { silent: true }).catch(() => null)));
+    chunk.forEach((id, j) => out.set(id, got[j]));
+  }
+  return out;
+}
+
+/**
+ * batchpara (批量参数设置): one writable field of one device type, written to many devices of the project. Each
+ * device gets its own result — sent, queued until the offline device comes back, or failed with the reason — and
+ * the commands' later state (executed / refused / expired) can be followed here.
+ */
+export default function BatchPara() {
+  const projectId = useProjectId();
+  const { message } = App.useApp();
+  const [deviceType, setDeviceType] = useState<string | undefined>();
+  const [fieldCode, setFieldCode] = useState<string | undefined>();
+  const [value, setValue] = useState<number | string | null>(null);
+  const [ttl, setTtl] = useState(600);
+  const [picked, setPicked] = useState<DeviceRow[]>([]);
+  const [answer, setAnswer] = useState<BatchParaAnswer | null>(null);
+  const [states, setStates] = useState<Map<number, CommandView | null>>(new Map());
+  const types = useQuery({ queryKey: ['dm', 'types', projectId], queryFn: () => dmApi.types(projectId!), enabled: projectId !== null });
+
+  const def = deviceType ? DEVICE_TYPE_BY_CODE.get(deviceType) : undefined;
+  const writable = useMemo(() => def?.fields.filter((f) => f.writable) ?? [], [def]);
+  const field = writable.find((f) => f.code === fieldCode);
+  const check = field && value !== null && value !== '' ? validateFieldWrite(def!, field.code, value) : null;
+  const typeOptions = (types.data ?? [])
+    .filter((t) => t.total > 0 && DEVICE_TYPE_BY_CODE.get(t.code)?.fields.some((f) => f.writable))
+    .map((t) => ({ value: t.code, label: `${t.name}（${t.total} 台）` }));
+
+  const follow = useMutation({
+    mutationFn: (a: BatchParaAnswer) => commandStates(a.results.filter((r) => r.commandId !== null).map((r) => r.commandId!)),
+    onSuccess: setStates,
+  });
+  const send = useMutation({
+    mutationFn: () => dmApi.batchPara({ deviceIds: picked.map((d) => d.id), fieldCode: field!.code, value: (check as { value: number | string }).value, ttl }),
+    onSuccess: (a) => {
+      setAnswer(a);
+      setStates(new Map());
+      (a.failed ? message.warning : message.success)(`共 ${a.total} 台：已下发 ${a.sent}，等待上线 ${a.queued}，失败 ${a.failed}`);
+      // devices acknowledge within seconds: look once by ourselves, then on request
+      setTimeout(() => follow.mutate(a), 3000);
+    },
+  });
+
+  if (projectId === null) return <PageContainer title="批量参数设置"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  const chooseType = (t?: string) => {
+    setDeviceType(t);
+    setFieldCode(undefined);
+    setValue(null);
+    setPicked([]);
+  };
+  const description = field && check?.ok ? `${field.label} → ${fieldDisplay(def!, field.code, check.value)}` : '';
+
+  const valueInput = () => {
+    if (!field) return <Input disabled placeholder="先选择参数" style={{ width: 220 }} />;
+    if (field.kind === 'enum' || field.kind === 'bool') {
+      return <Select style={{ width: 220 }} placeholder="选择取值" value={value ?? undefined} onChange={setValue} data-testid="batch-value"
+        options={Object.entries(field.options ?? {}).map(([v, l]) => ({ value: Number(v), label: `${l}（${v}）` }))} />;
+    }
+    if (field.kind === 'number') {
+      return <InputNumber style={{ width: 220 }} placeholder={allowedRange(field)} value={value as number | null} onChange={(v) => setValue(v)} step={field.step}
+        suffix={field.unit || undefined} data-testid="batch-value" />;
+    }
+    return <Input style={{ width: 220 }} placeholder={field.kind === 'time' ? 'HH:MM' : ''} value={(value as string) ?? ''} onChange={(e) => setValue(e.target.value)} data-testid="batch-value" />;
+  };
+
+  return (
+    <PageContainer title="批量参数设置">
+      <Card size="small" title="1. 选择参数">
+        <Form layout="inline" style={{ rowGap: 12 }}>
+          <Form.Item label="设备类型" required>
+            <Select style={{ width: 240 }} placeholder="选择设备类型" value={deviceType} onChange={chooseType} options={typeOptions} loading={types.isLoading}
+              notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="项目中没有可写参数的设备" />} data-testid="batch-type" />
+          </Form.Item>
+          <Form.Item label="参数" required>
+            <Select style={{ width: 200 }} placeholder="选择参数" value={fieldCode} disabled={!def} data-testid="batch-field"
+              onChange={(c) => { setFieldCode(c); setValue(null); }} options={writable.map((f) => ({ value: f.code, label: f.label }))} />
+          </Form.Item>
+          <Form.Item label="取值" required validateStatus={check && !check.ok ? 'error' : undefined} help={check && !check.ok ? check.message : field ? `允许：${allowedRange(field)}` : undefined}>
+            {valueInput()}
+          </Form.Item>
+          <Form.Item label="离线等待" tooltip="设备不在线（或 4G 设备休眠）时，指令在此期限内等待设备上线后下发，过期则记为失败">
+            <Select style={{ width: 120 }} value={ttl} onChange={setTtl} options={TTL_OPTIONS} />
+          </Form.Item>
+        </Form>
+      </Card>
+
+      <Card size="small" title="2. 选择设备">
+        {!def ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="先选择设备类型" /> : (
+          <DevicePicker projectId={projectId} deviceType={def.code} selected={picked} onChange={setPicked} queryKey={`batch-${def.code}`}
+            extraColumns={field ? [{ title: `当前${field.label}`, key: 'cur', width: 120, render: (d) => (d.fields[field.code] === undefined ? '—' : fieldDisplay(def, field.code, d.fields[field.code])) }] : []} />
+        )}
+      </Card>
+
+      <Card size="small">
+        <Space>
+          <Popconfirm title={`确定向 ${picked.length} 台设备写入「${description}」？`} description="离线设备的指令会等待其上线后下发" disabled={!check?.ok || !picked.length} onConfirm={() => send.mutate()}>
+            <PreventClickButton type="primary" disabled={!check?.ok || !picked.length} loading={send.isPending} data-testid="batch-send">
+              下发（{picked.length} 台）
+            </PreventClickButton>
+          </Popconfirm>
+          {description && <Typography.Text type="secondary">{description}</Typography.Text>}
+        </Space>
+      </Card>
+
+      {answer && (
+        <Card size="small" title="3. 下发结果" data-testid="batch-result" extra={<Button loading={follow.isPending} onClick={() => follow.mutate(answer)}>刷新执行结果</Button>}>
+          <Space size="large" style={{ marginBottom: 12 }}>
+            <Statistic title="共" value={answer.total} suffix="台" />
+            <Statistic title="已下发" value={answer.sent} styles={{ content: { color: '#389e0d' } }} />
+            <Statistic title="等待上线" value={answer.queued} styles={{ content: { color: '#d46b08' } }} />
+            <Statistic title="失败" value={answer.failed} styles={{ content: { color: answer.failed ? '#cf1322' : undefined } }} />
+          </Space>
+          {answer.failed > 0 && <Alert type="error" showIcon style={{ marginBottom: 12 }} title={`${answer.failed} 台设备没有写入，原因见下表`} />}
+          <Table<BatchParaResult>
+            size="small"
+            rowKey="deviceId"
+            dataSource={answer.results}
+            pagination={{ pageSize: 20, showTotal: (n) => `共 ${n} 条` }}
+            columns={[
+              { title: '设备编号', dataIndex: 'deviceCode', width: 170, render: (v: string | null, r) => v ?? `#${r.deviceId}` },
+              { title: '设备名称', dataIndex: 'deviceName', ellipsis: true, render: (v: string | null) => v ?? '—' },
+              {
+                title: '下发结果', dataIndex: 'status', width: 110,
+                filters: (['sent', 'queued', 'failed'] as const).map((s) => ({ text: BATCH_RESULT_LABELS[s].split('，')[0], value: s })),
+                onFilter: (v, r) => r.status === v,
+                render: (s: BatchParaResult['status']) => <Tag color={STATUS_COLORS[s]}>{s === 'queued' ? '等待上线' : BATCH_RESULT_LABELS[s]}</Tag>,
+              },
+              { title: '说明', dataIndex: 'message', ellipsis: true },
+              {
+                title: '执行结果', key: 'state', width: 150, render: (_, r) => {
+                  if (r.commandId === null) return '—';
+                  const c = states.get(r.commandId);
+                  if (c === undefined) return <Typography.Text type="secondary">待查询</Typography.Text>;
+                  if (c === null) return <Typography.Text type="secondary">无权查看</Typography.Text>;
+                  return <Tag color={CMD_COLORS[c.status]} title={c.error ?? undefined}>{COMMAND_STATUS_LABELS[c.status]}{c.error ? `：${c.error}` : ''}</Tag>;
+                },
+              },
+            ]}
+          />
+        </Card>
+      )}
+    </PageContainer>
+  );
+}
