@@ -48,6 +48,16 @@ export interface OnlineHistory {
   points: OnlineHistoryPoint[];
 }
 
+/* ---------- deviceoperationlog: the export (the list is the devices API's operationlog) ---------- */
+
+export const operationLogExportQuery = z.object({
+  projectId: positiveIdOf('项目编号').optional(),
+  deviceId: positiveIdOf('设备编号').optional(),
+  /** the query form's date range */
+  atFrom: z.coerce.number().int().nonnegative().optional(),
+  atTo: z.coerce.number().int().positive().optional(),
+});
+
 /* ---------- shared: a server address devices connect to ---------- */
 
 /** A host name or an IPv4 address (what a device's firmware accepts). */

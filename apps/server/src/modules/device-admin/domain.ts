@@ -64,6 +64,7 @@ export function createDeviceAdmin(deps: { db: Db; projects: ProjectService; devi
         online: createOnlineStats({ db, projects }),
         addresses: createAddressChangeService({ db, projects }),
         mqttSettings: createMqttSettingService({ db, projects, mqtt: deps.mqtt, mqttUrl: app.config.mqttUrl }),
+        projects,
       });
       const factory = createFactoryTestService({ db, projects, devices, commands, onError: (err) => app.log.error({ err }, 'factory test') });
       await app.register(factoryTestRoutes, { factory });

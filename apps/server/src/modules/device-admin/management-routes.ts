@@ -2,14 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  addressChangeBody, addressChangeCloseBody, addressChangeQuery, deviceIdParam, mqttSettingBody, mqttSettingQuery, onlineHistoryQuery,
-  positiveIdOf, projectIdParam,
+  DEVICE_TYPE_BY_CODE, addressChangeBody, addressChangeCloseBody, addressChangeQuery, deviceIdParam, mqttSettingBody, mqttSettingQuery,
+  onlineHistoryQuery, operationLogExportQuery, positiveIdOf, projectIdParam,
 } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { asDownload } from '../../lib/download.ts';
+import { byIdDescending, cstTime, streamXlsx } from '../../lib/excel.ts';
 import { scopeOf } from '../../lib/scope.ts';
 import type { AddressChangeService } from './address.ts';
 import type { MqttSettingService } from './mqtt-setting.ts';
+import type { ProjectService } from '../projects/service.ts';
 import type { OnlineStats } from './online.ts';
 import { deviceLabelSvg } from './qrcode.ts';
 import type { DeviceAdminService } from './service.ts';
@@ -19,6 +21,7 @@ export interface ManagementDeps {
   online: OnlineStats;
   addresses: AddressChangeService;
   mqttSettings: MqttSettingService;
+  projects: ProjectService;
 }
 
 /** deviceOnline_n, dodifyDeviceIP_n, mqttSetting_n and device QR labels under /api/v1/device/. */
@@ -76,6 +79,38 @@ export async function managementRoutes(app: FastifyInstance, deps: ManagementDep
     schema: { tags, summary: '重新生成设备接入密钥（只显示这一次，旧密钥立即失效，在线设备被断开）', params: deviceIdParam },
     config: { access: 'mqttSetting_n:btn_edit', operation: '重新生成设备密钥' },
   }, async (req) => ok(await deps.admin.reissue(await actor(req), req.params.id), '已生成新密钥，请立即保存'));
+
+  /* ---------- deviceoperationlog export ---------- */
+
+  r.get('/api/v1/device/operationlog/export', {
+    schema: { tags, summary: '导出设备操作日志（项目、设备、时间范围；新的在前）', querystring: operationLogExportQuery },
+    config: { access: 'deviceoperationlog:export' },
+  }, async (req, reply) => {
+    const s = await scope(req);
+    const q = req.query;
+    if (q.projectId !== undefined) await deps.projects.project(s, q.projectId);
+    const rows = byIdDescending((before, limit) => {
+      let query = app.db.selectFrom('device_operation_log').selectAll();
+      if (!s.isPlatform) query = query.where('tenant_id', '=', s.tenantId);
+      if (s.projectIds) query = query.where('project_id', 'in', s.projectIds.size ? [...s.projectIds] : [-1]);
+      if (q.projectId !== undefined) query = query.where('project_id', '=', q.projectId);
+      if (q.deviceId !== undefined) query = query.where('device_id', '=', q.deviceId);
+      if (q.atFrom !== undefined) query = query.where('at', '>=', q.atFrom);
+      if (q.atTo !== undefined) query = query.where('at', '<=', q.atTo);
+      if (before !== null) query = query.where('id', '<', before);
+      return query.orderBy('id', 'desc').limit(limit).execute();
+    });
+    return streamXlsx(reply, '设备操作日志.xlsx', '设备操作日志', [
+      { header: '时间', width: 20, value: (l) => cstTime(l.at) },
+      { header: '设备编号', width: 22, value: (l) => l.device_code },
+      { header: '设备名称', width: 24, value: (l) => l.device_name },
+      { header: '设备类型', width: 18, value: (l) => DEVICE_TYPE_BY_CODE.get(l.device_type)?.name ?? l.device_type },
+      { header: '操作', width: 16, value: (l) => l.operation },
+      { header: '内容', width: 36, value: (l) => l.detail },
+      { header: '结果', width: 12, value: (l) => l.result },
+      { header: '操作人', width: 14, value: (l) => l.username },
+    ], rows);
+  });
 
   /* ---------- QR code label ---------- */
 

@@ -1,27 +1,35 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArea, createTenantWithProject, createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { twoTenantsWithRoom } from './test-fixtures.ts';
 import { createTestDevice, tryConnect } from '../devices/test-fixtures.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
+let a: Awaited<ReturnType<typeof twoTenantsWithRoom>>['a'];
+let b: Awaited<ReturnType<typeof twoTenantsWithRoom>>['b'];
 let tokenA: string;
 let tokenB: string;
 let roomA: number;
 
 const CODES = [
   'deviceOnline_n', 'deviceOnline_n:export', 'dodifyDeviceIP_n', 'dodifyDeviceIP_n:control', 'mqttSetting_n', 'mqttSetting_n:btn_edit', 'deviceList_n',
+  'deviceCardInfoList', 'deviceCardInfoList:btn_edit', 'deviceCardInfoList:export', 'deviceoperationlog', 'deviceoperationlog:export',
 ];
+const DAY = 86_400_000;
+
+async function sheet(url: string, token: string, name: string) {
+  const res = await k.kelvin.app.inject({ method: 'GET', url, headers: { authorization: token } });
+  expect(res.statusCode).toBe(200);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const ws = wb.getWorksheet(name)!;
+  return ws.getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1));
+}
 const H = 3_600_000;
 
 beforeAll(async () => {
   k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
-  a = await createTenantWithProject(k.db, 'mga', CODES, 'PT5010');
-  b = await createTenantWithProject(k.db, 'mgb', CODES, 'PT5010');
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
-  const floor = await createArea(k.db, { tenantId: a.tenantId, parentId: a.buildingId, level: 'floor', name: '1层' });
-  roomA = await createArea(k.db, { tenantId: a.tenantId, parentId: floor, level: 'room', name: '101' });
+  ({ a, b, tokenA, tokenB, roomA } = await twoTenantsWithRoom(k, CODES, { a: 'mga', b: 'mgb', projectType: 'PT5010', floor: '1层', room: '101' }));
 });
 afterAll(() => k?.close());
 
@@ -163,5 +171,49 @@ describe('设备二维码', () => {
       }
     }
     expect((await k.call('GET', `/api/v1/device/qrcode/${dev.id}`, { token: tokenB })).body.code).toBe(40400);
+  });
+});
+
+describe('物联网卡筛选与导出', () => {
+  it('filters by package end and by having a card, and exports what the filter shows', async () => {
+    const soon = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, areaId: roomA, type: 'device4gElectric', code: 'CARD-SOON-1' });
+    const later = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, areaId: roomA, type: 'device4gElectric', code: 'CARD-LATER-1' });
+    await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, areaId: roomA, type: 'device4gElectric', code: 'CARD-NONE-1' });
+    const save = (deviceCode: string, iccid: string, packageEnd: number) =>
+      k.call('POST', '/api/v1/device/card/save', { token: tokenA, body: { deviceCode, iccid, carrier: '中国移动', packageEnd, dataLimitMb: 100, dataUsedMb: 12.5 } });
+    expect((await save(soon.code, '89860000000000000001', Date.now() + 3 * DAY)).body.code).toBe(200);
+    expect((await save(later.code, '89860000000000000002', Date.now() + 200 * DAY)).body.code).toBe(200);
+    const codes = async (q: string) => (await k.call('GET', `/api/v1/device/card/list?projectId=${a.projectId}&keyword=CARD-&${q}`, { token: tokenA })).body.data.rows.map((r: { deviceCode: string }) => r.deviceCode);
+    expect(await codes('packageLimitDays=7')).toEqual(['CARD-SOON-1']);
+    expect(await codes('hasCard=0')).toEqual(['CARD-NONE-1']);
+    expect(await codes('hasCard=1')).toEqual(['CARD-LATER-1', 'CARD-SOON-1']);
+    const rows = await sheet(`/api/v1/device/card/export?projectId=${a.projectId}&keyword=CARD-&hasCard=1`, tokenA, '物联网卡');
+    expect(rows[0]).toEqual(expect.arrayContaining(['设备编号', 'ICCID', '套餐到期', '剩余天数', '已用流量(MB)']));
+    expect(rows.slice(1).map((r) => [r[0], r[4], r[10]])).toEqual([['CARD-LATER-1', '89860000000000000002', 12.5], ['CARD-SOON-1', '89860000000000000001', 12.5]]);
+    expect((await k.kelvin.app.inject({ method: 'GET', url: `/api/v1/device/card/export?projectId=${a.projectId}`, headers: { authorization: tokenB } })).statusCode).toBe(404);
+  });
+});
+
+describe('设备操作日志导出', () => {
+  it('exports the caller\'s tenant\'s log within the date range, newest first', async () => {
+    const dev = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, areaId: roomA, type: 'device20090', code: 'OPLOG-A-1' });
+    const devB = await createTestDevice(k, { tenantId: b.tenantId, projectId: b.projectId, type: 'device20090', code: 'OPLOG-B-1' });
+    const t0 = Date.now() - 10 * DAY;
+    const log = (d: { id: number; code: string }, tenantId: number, projectId: number, at: number, detail: string) => ({
+      tenant_id: tenantId, project_id: projectId, device_id: d.id, device_code: d.code, device_name: d.code, device_type: 'device20090', command_id: null,
+      user_id: null, username: 'tester', operation: '设备操作', detail, result: '已执行', at,
+    });
+    await k.db.insertInto('device_operation_log').values([
+      log(dev, a.tenantId, a.projectId, t0, '早于范围'),
+      log(dev, a.tenantId, a.projectId, t0 + 2 * DAY, '刷新数据'),
+      log(dev, a.tenantId, a.projectId, t0 + 3 * DAY, '重启设备'),
+      log(devB, b.tenantId, b.projectId, t0 + 2 * DAY, '别的租户'),
+    ]).execute();
+    const rows = await sheet(`/api/v1/device/operationlog/export?atFrom=${t0 + DAY}&atTo=${t0 + 5 * DAY}`, tokenA, '设备操作日志');
+    expect(rows[0]).toEqual(['时间', '设备编号', '设备名称', '设备类型', '操作', '内容', '结果', '操作人']);
+    expect(rows.slice(1).map((r) => [r[1], r[3], r[5]])).toEqual([['OPLOG-A-1', '电能表', '重启设备'], ['OPLOG-A-1', '电能表', '刷新数据']]);
+    const other = await sheet(`/api/v1/device/operationlog/export?deviceId=${devB.id}`, tokenB, '设备操作日志');
+    expect(other.slice(1).map((r) => r[5])).toEqual(['别的租户']);
+    expect((await k.kelvin.app.inject({ method: 'GET', url: `/api/v1/device/operationlog/export?projectId=${a.projectId}`, headers: { authorization: tokenB } })).statusCode).toBe(404);
   });
 });

@@ -2,12 +2,12 @@ import ExcelJS from 'exceljs';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACTORY_BENCH_BY_CODE, DEVICE_TYPE_BY_CODE } from '@kelvin/contracts';
-import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { twoTenantsWithRoom } from '../device-admin/test-fixtures.ts';
 import { connectDevice, createTestDevice, upPayload, waitFor, type TestDevice } from '../devices/test-fixtures.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
+let a: Awaited<ReturnType<typeof twoTenantsWithRoom>>['a'];
 let tokenA: string;
 let tokenB: string;
 let roomA: number;
@@ -17,12 +17,7 @@ const CODES = ['testEquipment_n', 'testEquipment_n:control', 'equipmentRecords_n
 
 beforeAll(async () => {
   k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
-  a = await createTenantWithProject(k.db, 'fta', CODES, 'PT5000');
-  b = await createTenantWithProject(k.db, 'ftb', CODES, 'PT5000');
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
-  const floor = await createArea(k.db, { tenantId: a.tenantId, parentId: a.buildingId, level: 'floor', name: '测试台' });
-  roomA = await createArea(k.db, { tenantId: a.tenantId, parentId: floor, level: 'room', name: '工位1' });
+  ({ a, tokenA, tokenB, roomA } = await twoTenantsWithRoom(k, CODES, { a: 'fta', b: 'ftb', projectType: 'PT5000', floor: '测试台', room: '工位1' }));
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.endAsync(true)));
@@ -150,6 +145,10 @@ describe('出厂测试', () => {
   it('records, device status and the export stay within the tenant', async () => {
     const list = await k.call('GET', `/api/v1/device/factorytest/runs?projectId=${a.projectId}`, { token: tokenA });
     expect(list.body.data.total).toBeGreaterThanOrEqual(4);
+    const future = await k.call('GET', `/api/v1/device/factorytest/runs?projectId=${a.projectId}&startedFrom=${Date.now() + 3_600_000}`, { token: tokenA });
+    expect(future.body.data.total).toBe(0);
+    const past = await k.call('GET', `/api/v1/device/factorytest/runs?projectId=${a.projectId}&startedTo=${Date.now() - 3_600_000}`, { token: tokenA });
+    expect(past.body.data.rows.map((r: { deviceName: string }) => r.deviceName)).toEqual(['x']); // only the run left by a dead process
     const anyRun = list.body.data.rows[0];
     expect((await run(anyRun.id, tokenB)).code).toBe(40400);
     expect((await k.call('GET', `/api/v1/device/factorytest/runs?projectId=${a.projectId}`, { token: tokenB })).body.code).toBe(40400);

@@ -48,6 +48,8 @@ export const dmApi = {
   testDevices: (q: ListParams) => http.get<Page<FactoryDeviceRow>>('/api/v1/device/factorytest/devices', q),
 
   operationLog: (q: ListParams) => http.get<Page<OperationLogRow>>('/api/v1/device/operationlog', q),
+  operate: (deviceId: number, eventType: 'refresh' | 'reboot' | 'syncTime') =>
+    http.post<{ commandId: number; status: string }>(`/api/v1/device/operation/${deviceId}?eventType=${eventType}`),
   subDevices: (gatewayId: number, q: ListParams) => http.get<Page<DeviceRow>>(`/api/v1/device/getviewlistbyareabypage_forpdevice/-1/${gatewayId}`, q),
 
   /** The device's QR label (SVG) for printing; spec §9 gives QR downloads 300 s. */

@@ -25,7 +25,7 @@ export function FormModal<T>({ title, open, onClose, form, saving, onSave, width
       onCancel={onClose}
       footer={[
         <Button key="c" onClick={onClose}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={saving} onClick={() => form.validateFields().then(onSave)}>{okText}</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={saving} onClick={() => form.validateFields().then(onSave, () => undefined /* the form shows what is wrong */)}>{okText}</PreventClickButton>,
       ]}
     >
       <Form form={form} layout="vertical">{children}</Form>

@@ -11,6 +11,7 @@ import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { ImportDialog } from '../../projects/components/import-dialog';
 import { deviceAdminApi, saveCredentialsCsv, type Created } from '../api';
 import { AreaPicker, CredentialsView } from '../components';
+import { QrButton } from '../../device-management/components/qr-button';
 
 const KEY = ['device-admin'];
 const u = deviceUpdateBody.shape;
@@ -70,6 +71,7 @@ export default function DeviceList() {
         {!inStorage && <Button type="link" size="small" onClick={() => open({ kind: 'replace', device: d })}>更换</Button>}
         <Popconfirm title="重新生成接入密钥？旧密钥立即失效" onConfirm={() => act.mutate({ kind: 'secret', d })}><Button type="link" size="small">密钥</Button></Popconfirm>
       </Can>
+      <QrButton device={d} />
       <Can code="deviceList_n:btn_del">
         <Popconfirm title={`确定删除「${d.deviceName}」？历史数据保留`} onConfirm={() => act.mutate({ kind: 'delete', d })}><Button type="link" size="small" danger>删除</Button></Popconfirm>
       </Can>
@@ -113,7 +115,7 @@ export default function DeviceList() {
                 { title: '状态', key: 'online', width: 90, render: (_, d) => status(d) },
                 { title: '启用', dataIndex: 'enabled', width: 70, render: (v) => (v ? '是' : <Tag color="red">停用</Tag>) },
                 { title: '最后上报', dataIndex: 'lastReportAt', width: 170, render: (v) => (v ? formatDateTime(v) : '—') },
-                { title: '操作', key: 'op', width: 300, fixed: 'right', render: (_, d) => actions(d) },
+                { title: '操作', key: 'op', width: 370, fixed: 'right', render: (_, d) => actions(d) },
               ]}
             />
           ),
@@ -156,7 +158,7 @@ export default function DeviceList() {
 
       <AppModal title={kind && kind in title ? title[kind as keyof typeof title] : ''} open={!!kind && kind in title} onCancel={() => setDialog(null)} footer={[
         <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v))}>保存</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
       ]}>
         <Form form={form} name="deviceForm" layout="vertical">
           {(kind === 'add' || kind === 'storageAdd') && (

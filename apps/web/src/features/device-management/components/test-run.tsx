@@ -60,6 +60,8 @@ export function TestRunCard({ runId, onClose }: { runId: number; onClose?: () =>
   }, [finished, qc]);
   if (!r) return <Card size="small" loading />;
   const done = r.passed + r.failed;
+  // a finished run has a result for every step (not executed ones included)
+  const percent = r.status === 'running' ? Math.round((done / Math.max(1, r.stepCount)) * 100) : 100;
   return (
     <Card size="small" data-testid="test-run" data-status={r.status}
       title={<Space><span>{r.deviceName}</span><Typography.Text type="secondary">{r.deviceCode}</Typography.Text><Tag color={RUN_COLORS[r.status]}>{r.statusLabel}</Tag></Space>}
@@ -74,8 +76,8 @@ export function TestRunCard({ runId, onClose }: { runId: number; onClose?: () =>
         </Space>
       )}>
       <Space style={{ width: '100%', marginBottom: 8 }} size="large" wrap>
-        <Progress percent={Math.round((done / Math.max(1, r.stepCount)) * 100)} success={{ percent: Math.round((r.passed / Math.max(1, r.stepCount)) * 100) }}
-          status={r.failed ? 'exception' : r.status === 'running' ? 'active' : 'normal'} style={{ width: 260 }} format={() => `${done}/${r.stepCount}`} />
+        <Progress percent={percent} success={{ percent: Math.round((r.passed / Math.max(1, r.stepCount)) * 100) }}
+          status={r.failed || r.status === 'aborted' ? 'exception' : r.status === 'running' ? 'active' : 'normal'} style={{ width: 260 }} format={() => `${done}/${r.stepCount}`} />
         <span>通过 {r.passed} · 失败 {r.failed}</span>
         <Typography.Text type="secondary">{r.benchTitle} · {r.username ?? '—'} · {formatDateTime(r.startedAt)} · 单步时限 {r.stepTimeoutSeconds} 秒</Typography.Text>
       </Space>

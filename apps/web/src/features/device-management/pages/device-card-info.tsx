@@ -106,7 +106,7 @@ export default function DeviceCardInfo() {
         toolbar={<Can code="deviceCardInfoList:btn_edit"><Button type="primary" icon={<PlusOutlined />} onClick={() => open()}>登记物联网卡</Button></Can>}
         scrollX={1400}
         columns={[
-          { title: '设备编号', dataIndex: 'deviceCode', width: 160, fixed: 'left' },
+          { title: '设备编号', dataIndex: 'deviceCode', width: 200, fixed: 'left' },
           { title: '设备名称', dataIndex: 'deviceName', width: 170, ellipsis: true },
           { title: '类型', dataIndex: 'typeName', width: 130 },
           { title: '位置', dataIndex: 'areaPath', width: 170, render: (v: string, d) => (d.areaId === null ? <Tag>库存</Tag> : v || '项目') },
@@ -135,7 +135,7 @@ export default function DeviceCardInfo() {
 
       <AppModal title={editing?.device ? `物联网卡：${editing.device.deviceName}` : '登记物联网卡'} open={editing !== null} onCancel={() => setEditing(null)} footer={[
         <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v))}>保存</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
       ]}>
         <Form form={form} layout="vertical" name="cardForm">
           <Form.Item name="deviceCode" label="设备" required rules={[zodRule(c.deviceCode)]}>

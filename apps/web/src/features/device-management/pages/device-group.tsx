@@ -133,7 +133,7 @@ export default function DeviceGroupPage() {
 
       <AppModal title={editing === 'new' ? '新增分组' : '编辑分组'} open={editing !== null} onCancel={() => setEditing(null)} footer={[
         <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v))}>保存</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
       ]}>
         <Form form={form} layout="vertical" name="groupForm">
           <Form.Item name="name" label="分组名称" required rules={[zodRule(g.name)]}><Input maxLength={50} /></Form.Item>

@@ -37,7 +37,7 @@ export default function EquipmentRecords() {
         columns={[
           { title: '开始时间', dataIndex: 'startedAt', width: 170, render: (v: number) => formatDateTime(v) },
           { title: '测试台', dataIndex: 'benchTitle', width: 150 },
-          { title: '设备编号', dataIndex: 'deviceCode', width: 170 },
+          { title: '设备编号', dataIndex: 'deviceCode', width: 210 },
           { title: '设备名称', dataIndex: 'deviceName', ellipsis: true },
           { title: '类型', dataIndex: 'typeName', width: 140 },
           { title: '结果', dataIndex: 'status', width: 90, render: (v: FactoryRunView['status'], r) => <Tag color={RUN_COLORS[v]}>{r.statusLabel}</Tag> },

@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { App, Badge, Card, Empty, InputNumber, List, Popconfirm, Space, Tag, Typography } from 'antd';
+import { App, Badge, Card, Empty, InputNumber, List, Popconfirm, Space, Typography } from 'antd';
 import { useLocation } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { DEVICE_TYPE_BY_CODE, FACTORY_BENCH_BY_CODE, type FactoryDeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
-import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { dmApi } from '../api';
 import { LastRunCell, TestRunCard } from '../components/test-run';
@@ -59,7 +58,7 @@ export default function FactoryBench() {
           </Can>
         )}
         columns={[
-          { title: '设备编号', dataIndex: 'deviceCode', width: 170 },
+          { title: '设备编号', dataIndex: 'deviceCode', width: 210 },
           { title: '设备名称', dataIndex: 'deviceName', ellipsis: true },
           { title: '类型', dataIndex: 'typeName', width: 150 },
           { title: '状态', key: 'online', width: 90, render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} /> },

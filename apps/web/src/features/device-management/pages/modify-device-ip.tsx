@@ -92,7 +92,7 @@ export default function ModifyDeviceIp() {
 
       <AppModal title="登记修改设备地址" width={1100} open={open} onCancel={() => setOpen(false)} footer={[
         <Button key="c" onClick={() => setOpen(false)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" disabled={!picked.length} loading={request.isPending} onClick={() => form.validateFields().then((v) => request.mutate(v))}>
+        <PreventClickButton key="ok" type="primary" disabled={!picked.length} loading={request.isPending} onClick={() => form.validateFields().then((v) => request.mutate(v), () => undefined)}>
           登记（{picked.length} 台）
         </PreventClickButton>,
       ]}>

@@ -63,7 +63,7 @@ export default function MqttSetting() {
             </Form>
             <Space>
               <Can code="mqttSetting_n:btn_edit">
-                <PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then((x) => save.mutate({ ...x, tls: !!x.tls }))}>保存</PreventClickButton>
+                <PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then((x) => save.mutate({ ...x, tls: !!x.tls }), () => undefined)}>保存</PreventClickButton>
               </Can>
               {v?.updatedAt ? <Typography.Text type="secondary">{v.updatedBy ?? '—'} 于 {formatDateTime(v.updatedAt)} 保存</Typography.Text> : <Typography.Text type="warning">尚未保存，上面是建议值</Typography.Text>}
             </Space>
@@ -92,7 +92,7 @@ export default function MqttSetting() {
         rowKey="id"
         filters={[{ name: 'keyword', label: '设备', placeholder: '设备编号或名称' }, { name: 'online', label: '在线', kind: 'select', width: 110, options: [{ value: '1', label: '在线' }, { value: '0', label: '离线' }] }]}
         columns={[
-          { title: '设备编号（Client ID）', dataIndex: 'deviceCode', width: 200, render: (c: string) => <Typography.Text copyable>{c}</Typography.Text> },
+          { title: '设备编号（Client ID）', dataIndex: 'deviceCode', width: 250, render: (c: string) => <Typography.Text copyable>{c}</Typography.Text> },
           { title: '设备名称', dataIndex: 'deviceName', ellipsis: true },
           { title: '类型', dataIndex: 'typeName', width: 150 },
           { title: '状态', key: 'online', width: 90, render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} /> },

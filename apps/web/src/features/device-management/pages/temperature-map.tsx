@@ -96,7 +96,7 @@ export default function TemperatureMap() {
         {!building ? <Card><Empty description="项目下还没有楼栋" /></Card> : (
           <Card size="small" title={(
             <Space size={32}>
-              <span>{building.label}</span>
+              <span data-testid="temp-building-name">{building.label}</span>
               <Statistic title="在线有室温的房间" value={temps.length} styles={{ content: { fontSize: 16 } }} />
               <Statistic title="平均" value={stat(temps.length ? temps.reduce((a, b) => a + b, 0) / temps.length : null)} suffix="°C" styles={{ content: { fontSize: 16 } }} />
               <Statistic title="最低" value={stat(temps.length ? Math.min(...temps) : null)} suffix="°C" styles={{ content: { fontSize: 16 } }} />

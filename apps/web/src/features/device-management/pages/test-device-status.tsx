@@ -1,4 +1,4 @@
-import { Badge, Empty, Space, Tag, Typography } from 'antd';
+import { Badge, Empty } from 'antd';
 import { FACTORY_BENCHES, type FactoryDeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
@@ -24,7 +24,7 @@ export default function TestDeviceStatus() {
         ]}
         scrollX={1150}
         columns={[
-          { title: '设备编号', dataIndex: 'deviceCode', width: 170 },
+          { title: '设备编号', dataIndex: 'deviceCode', width: 210 },
           { title: '设备名称', dataIndex: 'deviceName', ellipsis: true },
           { title: '类型', dataIndex: 'typeName', width: 150 },
           { title: '状态', key: 'online', width: 90, render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} /> },

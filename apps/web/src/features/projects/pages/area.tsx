@@ -109,7 +109,7 @@ export default function AreaPage() {
 
       <AppModal title={selected ? `在「${selected.label}」下新增${AREA_LEVEL_LABELS[addLevel]}` : '新增区域'} open={dialog === 'add'} onCancel={() => setDialog(null)} footer={[
         <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={add.isPending} onClick={() => form.validateFields().then((v) => add.mutate(v))}>保存</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={add.isPending} onClick={() => form.validateFields().then((v) => add.mutate(v), () => undefined)}>保存</PreventClickButton>,
       ]}>
         <Form form={form} name="areaForm" layout="vertical">
           <Form.Item name="name" label="名称" required rules={[zodRule(c.name)]} extra="一次新建多个时，名称末尾的数字依次递增（如 101 → 101、102 …），没有数字则追加序号">
@@ -127,7 +127,7 @@ export default function AreaPage() {
 
       <AppModal title="编辑区域" open={dialog === 'edit'} onCancel={() => setDialog(null)} footer={[
         <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={edit.isPending} onClick={() => form.validateFields().then((v) => edit.mutate(v))}>保存</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={edit.isPending} onClick={() => form.validateFields().then((v) => edit.mutate(v), () => undefined)}>保存</PreventClickButton>,
       ]}>
         <Form form={form} name="areaForm" layout="vertical">
           <Form.Item name="name" label="名称" required rules={[zodRule(p.name.unwrap())]}><Input maxLength={50} /></Form.Item>
@@ -137,7 +137,7 @@ export default function AreaPage() {
 
       <AppModal title={`移动「${selected?.label ?? ''}」`} open={dialog === 'move'} onCancel={() => setDialog(null)} footer={[
         <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={move.isPending} onClick={() => form.validateFields().then((v) => move.mutate(v))}>移动</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={move.isPending} onClick={() => form.validateFields().then((v) => move.mutate(v), () => undefined)}>移动</PreventClickButton>,
       ]}>
         {selected && PARENT[selected.level] && (
           <Form form={form} name="areaForm" layout="vertical">

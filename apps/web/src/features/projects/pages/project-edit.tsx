@@ -39,7 +39,7 @@ export default function ProjectEdit() {
   return (
     <PageContainer title={`项目编辑：${detail.data?.name ?? ''}`}>
       <Spin spinning={detail.isLoading}>
-        <Card size="small" title="项目信息" extra={<Can code="projectedit:btn_edit"><PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v))}>保存</PreventClickButton></Can>}>
+        <Card size="small" title="项目信息" extra={<Can code="projectedit:btn_edit"><PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton></Can>}>
           <ProjectForm form={form} />
         </Card>
       </Spin>

@@ -76,7 +76,7 @@ export default function ProjectList() {
       />
       <AppModal title="新增项目" open={adding} width={720} onCancel={() => setAdding(false)} footer={[
         <Button key="c" onClick={() => setAdding(false)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={create.isPending} onClick={() => form.validateFields().then((v) => create.mutate(v))}>保存</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" loading={create.isPending} onClick={() => form.validateFields().then((v) => create.mutate(v), () => undefined)}>保存</PreventClickButton>,
       ]}>
         <ProjectForm form={form} />
       </AppModal>
