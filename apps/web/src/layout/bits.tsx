@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BADGE_CAP } from '../lib/clock';
+import { badgeText } from '../lib/clock';
 
 /** Tiny shell pieces (spinner, badge) in plain CSS: antd's versions would cost shell bundle budget. */
 export function Spinner({ label = '加载中…' }: { label?: string }) {
@@ -13,10 +13,11 @@ export function Spinner({ label = '加载中…' }: { label?: string }) {
 
 /** Spec §4: a dot at 0, else the count capped at 99 (shown as 99+). */
 export function CountBadge({ count, dotAtZero = false, children }: { count: number; dotAtZero?: boolean; children: ReactNode }) {
+  const text = badgeText(count);
   return (
     <span className="kv-badge" data-count={count}>
       {children}
-      {count > 0 ? <sup className="kv-badge-count">{count > BADGE_CAP ? `${BADGE_CAP}+` : count}</sup> : dotAtZero ? <sup className="kv-badge-dot" /> : null}
+      {text ? <sup className="kv-badge-count">{text}</sup> : dotAtZero ? <sup className="kv-badge-dot" /> : null}
     </span>
   );
 }

@@ -97,29 +97,19 @@ async function send(method: string, url: string, opts: RequestOptions = {}): Pro
   }
 }
 
-/** One call: resolves to the envelope's `data`; any failure is shown (unless silent) and thrown as ApiError. */
-export async function request<T>(method: string, url: string, opts: RequestOptions = {}): Promise<T> {
+/** The whole envelope (login answers data2/attr1 beside data); any failure is shown (unless silent) and thrown as ApiError. */
+export async function requestEnvelope<T extends object>(method: string, url: string, opts: RequestOptions = {}): Promise<ApiEnvelope<unknown> & T> {
   const res = await send(method, url, opts);
-  let body: ApiEnvelope<T> | null = null;
-  try {
-    body = (await res.json()) as ApiEnvelope<T>;
-  } catch {
-    body = null;
-  }
-  if (res.ok && body && body.code === ResultCode.OK) return body.data;
+  const body = (await res.json().catch(() => null)) as (ApiEnvelope<unknown> & T) | null;
+  if (res.ok && body?.code === ResultCode.OK) return body;
   const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status, body?.data ?? null);
   if (!opts.silent) reportError(err);
   throw err;
 }
 
-/** The whole envelope (login answers data2/attr1 beside data). */
-export async function requestEnvelope<T extends object>(method: string, url: string, opts: RequestOptions = {}): Promise<ApiEnvelope<unknown> & T> {
-  const res = await send(method, url, opts);
-  const body = (await res.json().catch(() => null)) as (ApiEnvelope<unknown> & T) | null;
-  if (res.ok && body?.code === ResultCode.OK) return body;
-  const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status);
-  if (!opts.silent) reportError(err);
-  throw err;
+/** One call: resolves to the envelope's `data`. */
+export async function request<T>(method: string, url: string, opts: RequestOptions = {}): Promise<T> {
+  return (await requestEnvelope<object>(method, url, opts)).data as T;
 }
 
 /** File downloads (Excel, templates, QR codes): saved under the server's UTF-8 Content-Disposition name. */

@@ -3,7 +3,7 @@ import type { AreaTreeNode } from '@kelvin/contracts';
 import { reportGroupsOf, type ProjectContext } from '@kelvin/contracts/access';
 import type { ReportGroup } from '@kelvin/contracts/menus';
 import { http } from '../lib/http';
-import { getStored, removeStored, setStored } from '../lib/storage';
+import { removeStored, setStored } from '../lib/storage';
 
 export interface ProjectOption {
   id: number;
@@ -112,4 +112,3 @@ export function projectContext(s: Pick<ProjectState, 'projectType' | 'projectTyp
   return { projectType: s.projectType, projectType2: s.projectType2, billingScheme: s.billingScheme };
 }
 
-export const storedProjectId = () => getStored('projectId');

@@ -23,6 +23,19 @@ interface SessionState {
   has(code: string): boolean;
 }
 
+/** The user info's code lists as the spec's code → true maps. */
+function grantMaps(user: UserInfo) {
+  return {
+    menus: Object.fromEntries(user.menus.map((m) => [m.code, true as const])),
+    elements: Object.fromEntries(user.elements.map((e) => [e.code, true as const])),
+  };
+}
+
+const sameKeys = (a: Record<string, true>, b: Record<string, true>) => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k]);
+};
+
 const USER_GUID_BYTES = 16;
 const newGuid = () => Array.from(crypto.getRandomValues(new Uint8Array(USER_GUID_BYTES)), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -68,8 +81,7 @@ export const useSession = create<SessionState>((set, get) => ({
         menuList,
         // Spec §4: the role is set to admin on user-info load.
         roles: ['admin'],
-        menus: Object.fromEntries(user.menus.map((m) => [m.code, true as const])),
-        elements: Object.fromEntries(user.elements.map((e) => [e.code, true as const])),
+        ...grantMaps(user),
         status: 'ready',
       });
     } catch (err) {
@@ -89,13 +101,8 @@ export const useSession = create<SessionState>((set, get) => ({
     if (!token || get().status !== 'ready') return;
     try {
       const user = await http.get<UserInfo>('/api/admin/user/front/info', { token }, { silent: true });
-      const menus = Object.fromEntries(user.menus.map((m) => [m.code, true as const]));
-      const elements = Object.fromEntries(user.elements.map((e) => [e.code, true as const]));
-      const same = (a: Record<string, true>, b: Record<string, true>) => {
-        const ka = Object.keys(a);
-        return ka.length === Object.keys(b).length && ka.every((k) => b[k]);
-      };
-      if (!same(menus, get().menus) || !same(elements, get().elements)) set({ user, menus, elements });
+      const { menus, elements } = grantMaps(user);
+      if (!sameKeys(menus, get().menus) || !sameKeys(elements, get().elements)) set({ user, menus, elements });
     } catch (err) {
       // a 401 here is the same as anywhere: the error catalogue's confirm box
       if (err instanceof ApiError && err.status === 401) reportError(err);

@@ -161,7 +161,7 @@ export async function deviceAdminRoutes(app: FastifyInstance, deps: DeviceAdminD
       { header: '位置', width: 24, value: (d) => d.areaPath || null },
       { header: 'ICCID', width: 24, value: (d) => d.card?.iccid },
       { header: '运营商', value: (d) => d.card?.carrier },
-      { header: '套餐到期', width: 14, value: (d) => (d.card?.packageEnd ? new Date(d.card.packageEnd + 8 * 3_600_000).toISOString().slice(0, 10) : null) },
+      { header: '套餐到期', width: 14, value: (d) => (d.card?.packageEnd ? cstTime(d.card.packageEnd).slice(0, 10) : null) },
       { header: '剩余天数', value: (d) => d.card?.packageDaysLeft },
     ], rows);
   });
