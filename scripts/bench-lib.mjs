@@ -7,6 +7,8 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'Bench#Admin-2026';
+/** KELVIN_BENCH_PROFILE=dir: the server and the load generator write V8 CPU profiles (.cpuprofile) there. */
+const profileArgs = process.env.KELVIN_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.KELVIN_BENCH_PROFILE)}`] : [];
 
 export async function freePort() {
   const server = net.createServer();
@@ -25,7 +27,7 @@ export async function startServer(extraEnv = {}) {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), KELVIN_DATA_DIR: dataDir,
     KELVIN_ADMIN_PASSWORD: ADMIN_PASSWORD, KELVIN_SIMULATOR: 'off', KELVIN_DEMO: 'off', DATABASE_URL: '', LOG_LEVEL: 'warn', ...extraEnv,
   };
-  const child = spawn('node', ['--import', 'tsx', 'apps/server/src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [...profileArgs, '--import', 'tsx', 'apps/server/src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`服务未在 60 秒内启动:\n${output}`)), 60_000);
@@ -89,7 +91,7 @@ export function machine() {
 
 /** Runs `./kelvin simulate …` in its own process; resolves with its stdout lines. */
 export function simulate(server, args, onLine) {
-  const child = spawn('node', ['--import', 'tsx', 'apps/server/src/simulator/cli.ts', ...args], { cwd: ROOT, env: server.env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('node', [...profileArgs, '--import', 'tsx', 'apps/server/src/simulator/cli.ts', ...args], { cwd: ROOT, env: server.env, stdio: ['ignore', 'pipe', 'inherit'] });
   let buf = '';
   child.stdout.on('data', (chunk) => {
     buf += chunk.toString();

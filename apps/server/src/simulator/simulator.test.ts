@@ -6,6 +6,8 @@ import { waitFor } from '../modules/devices/test-fixtures.ts';
 import { DeviceModel } from './model.ts';
 import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevicesDetailed } from './provision.ts';
 import { startSimulator } from './runner.ts';
+import { runLoad } from './load.ts';
+import { connectWireDevice } from './wire.ts';
 
 const HOUR = 3_600_000;
 const type = (code: string) => DEVICE_TYPE_BY_CODE.get(code)!;
@@ -100,6 +102,7 @@ describe('示范租户与模拟器', () => {
   });
 
   it('simulated devices log in with their own credentials, report, and obey commands', async () => {
+    await seedDemo(k.db); // idempotent: each test stands on its own
     const { devices } = await provisionSimulatedDevicesDetailed(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE, types: ['device20020', 'calorimeter'] });
     const sim = startSimulator({ url: `mqtt://127.0.0.1:${k.kelvin.mqtt!.port}`, devices: devices.slice(0, 4), dropoutsPerHour: 0 });
     try {
@@ -121,5 +124,24 @@ describe('示范租户与模拟器', () => {
     } finally {
       await sim.stop();
     }
+  });
+
+  it('the load generator publishes at the asked rate over bare MQTT connections, and every report is committed once', async () => {
+    await seedDemo(k.db);
+    const { devices } = await provisionSimulatedDevicesDetailed(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE, types: ['device20090'] });
+    const ids = (await k.db.selectFrom('device').select('id').where('device_code', 'in', devices.map((d) => d.code)).execute()).map((d) => d.id);
+    const points = async () => Number((await k.db.selectFrom('device_history').select((eb) => eb.fn.countAll().as('n'))
+      .where('device_id', 'in', ids).where('field_code', 'in', ['f70', 'f71', 'f72']).executeTakeFirstOrThrow()).n);
+    const before = await points();
+    const url = `mqtt://127.0.0.1:${k.kelvin.mqtt!.port}`;
+    const [step] = await runLoad({ url, devices, steps: [{ rate: 400, seconds: 2 }] });
+    expect(step).toMatchObject({ rate: 400, published: 800, acked: 800, failed: 0 });
+    expect(step.p95Ms).toBeGreaterThan(0);
+    // PUBACK came after the commit: the rows are there the moment runLoad returns
+    expect((await points()) - before).toBe(2400);
+
+    const d = devices[0];
+    const wrong = connectWireDevice({ host: '127.0.0.1', port: k.kelvin.mqtt!.port, clientId: d.code, username: d.code, password: 'not-the-secret', topic: 'x' });
+    await expect(wrong).rejects.toThrow('用户名或密码错误');
   });
 });

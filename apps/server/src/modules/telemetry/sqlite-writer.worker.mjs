@@ -10,6 +10,7 @@ db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
 // history inserts touch one B-tree leaf per device and field: keep those pages in memory
 db.pragma('cache_size = -131072');
+db.pragma('wal_autocheckpoint = 10000');
 
 const ROWS = 500;
 const statements = new Map();
