@@ -8,16 +8,18 @@ import { api, cpuSeconds, loginAdmin, machine, simulate, startServer } from './b
 const { values } = parseArgs({
   options: {
     devices: { type: 'string', default: '1000' },
-    ramp: { type: 'string', default: '2500:15,5000:15,7500:15,10000:15,12500:15,15000:15' },
+    ramp: { type: 'string', default: '2500:15,5000:15,10000:15,15000:15,20000:15' },
     sustain: { type: 'string', default: '10000:60' },
     timeline: { type: 'boolean', default: false },
+    // postgres://…: measure against PostgreSQL (a schema of its own, dropped afterwards) instead of SQLite
+    postgres: { type: 'string' },
   },
 });
 
-const server = await startServer();
+const server = await startServer({}, values.postgres);
 const rows = [];
 try {
-  console.log(`▶ 接入压测：${values.devices} 台设备，每条上报 3 个字段，QoS 1；机器：${machine()}`);
+  console.log(`▶ 接入压测：${values.devices} 台设备，每条上报 3 个字段，QoS 1；数据库：${values.postgres ? 'PostgreSQL' : 'SQLite'}；机器：${machine()}`);
   const steps = [values.ramp, values.sustain].filter(Boolean).join(',');
   let mark = null;
   const sim = simulate(server, ['--tenant', 'bench', '--devices', values.devices, '--load', steps, '--json'], (line) => {
@@ -57,9 +59,12 @@ try {
   console.log('| target (msg/s) | duration | committed (msg/s) | data points/s | slowest second | p50 | p95 | p99 | max | server CPU | load generator CPU |');
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) console.log(`| ${r.rate} | ${r.seconds} s | ${r.ackedPerSecond} | ${r.pointsPerSecond} | ${r.slowestSecond} | ${r.p50Ms} ms | ${r.p95Ms} ms | ${r.p99Ms} ms | ${r.maxMs} ms | ${r.serverCpu}% | ${r.loadgenCpu}% |`);
-  const met = sustained.rate >= 10_000 && sustained.seconds >= 60 && sustained.ackedPerSecond >= 10_000 && sustained.p95Ms <= 1000 && lost === 0;
+  // sustained: the 60 s step at 10,000/s fully committed, with no backlog building (steady rate within 1 % of the
+  // offered one: acknowledgements jitter by a few ms around second boundaries) and p95 within 1 s
+  const met = sustained.rate >= 10_000 && sustained.seconds >= 60 && sustained.failed === 0 && lost === 0
+    && sustained.ackedPerSecond >= 0.99 * sustained.rate && sustained.p95Ms <= 1000;
   console.log(`\n持续 ${sustained.seconds} s @ ${sustained.rate} 条/秒：${sustained.ackedPerSecond} 条/秒、${sustained.pointsPerSecond} 点/秒（最慢一秒 ${sustained.slowestSecond}，含收尾 ${sustained.overallPerSecond} 条/秒），p95 ${sustained.p95Ms} ms；发送 ${published}、入库 ${c.messages_stored}、数据点 ${c.points_stored}。`);
-  console.log(met ? '✓ 达到目标：10,000 条/秒 × 60 s，p95 ≤ 1 s，无丢失' : '✗ 未达到目标（10,000 条/秒 × 60 s，p95 ≤ 1 s，无丢失）');
+  console.log(met ? '✓ 达到目标：10,000 条/秒持续 60 s 全部入库确认，p95 ≤ 1 s，无丢失' : '✗ 未达到目标（10,000 条/秒持续 60 s 全部入库确认，p95 ≤ 1 s，无丢失）');
 } finally {
   await server.stop();
 }

@@ -1,5 +1,6 @@
 // Shared by the benchmarks: a fresh server on a temp data dir, CPU sampling, percentiles, API calls.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -18,14 +19,18 @@ export async function freePort() {
   return port;
 }
 
-/** A fresh server (SQLite in a temp dir, embedded broker) in its own process. */
-export async function startServer(extraEnv = {}) {
+/**
+ * A fresh server (SQLite in a temp dir, embedded broker) in its own process. With `postgres` (a postgres:// URL) the
+ * database is a new schema there, dropped by stop().
+ */
+export async function startServer(extraEnv = {}, postgres = undefined) {
+  const schema = postgres ? `kelvin_bench_${crypto.randomBytes(4).toString('hex')}` : undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-bench-'));
   const port = await freePort();
   const mqttPort = await freePort();
   const env = {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), KELVIN_DATA_DIR: dataDir,
-    KELVIN_ADMIN_PASSWORD: ADMIN_PASSWORD, KELVIN_SIMULATOR: 'off', KELVIN_DEMO: 'off', DATABASE_URL: '', LOG_LEVEL: 'warn', ...extraEnv,
+    KELVIN_ADMIN_PASSWORD: ADMIN_PASSWORD, KELVIN_SIMULATOR: 'off', KELVIN_DEMO: 'off', DATABASE_URL: postgres ?? '', DATABASE_SCHEMA: schema ?? '', LOG_LEVEL: 'warn', ...extraEnv,
   };
   const child = spawn('node', [...profileArgs, '--import', 'tsx', 'apps/server/src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -50,6 +55,13 @@ export async function startServer(extraEnv = {}) {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema) {
+        const { default: pg } = await import('pg');
+        const client = new pg.Client({ connectionString: postgres });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      }
     },
   };
 }

@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { createDb, dropSchema, ensureSchema, migrate, pingDb, type Db } from './db/index.ts';
+import { dropSchema, openDatabase, pingDb, type Db } from './db/index.ts';
 import { syncMenus } from './db/seed/menus.ts';
 import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
@@ -45,9 +45,7 @@ export interface Kelvin {
 
 /** Builds the whole server: database (migrated and seeded), broker, API and SPA. Does not listen. */
 export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
-  if (config.databaseUrl && config.databaseSchema) await ensureSchema(config.databaseUrl, config.databaseSchema);
-  const db = createDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: config.databaseSchema });
-  await migrate(db, config.databaseSchema);
+  const { db } = await openDatabase(config);
   await syncMenus(db);
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;

@@ -8,6 +8,8 @@ const envSchema = z.object({
   KELVIN_DATA_DIR: z.string().default('./data'),
   KELVIN_ADMIN_PASSWORD: z.string().min(8, '管理员密码至少 8 位').optional(),
   DATABASE_URL: z.string().optional(),
+  // PostgreSQL schema of this installation (created when missing); default: the server's search_path
+  DATABASE_SCHEMA: z.string().regex(/^([a-z_][a-z0-9_]{0,62})?$/, 'DATABASE_SCHEMA 只能含小写字母、数字和下划线').optional(),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
   MQTT_URL: z.string().optional(),
   // shared-subscription group of the ingest on an external broker ('' = plain subscription, a single process)
@@ -35,7 +37,7 @@ export interface KelvinConfig {
   dataDir: string;
   adminPassword?: string;
   databaseUrl?: string;
-  /** PostgreSQL schema to use (tests isolate themselves in one). */
+  /** PostgreSQL schema to use (tests and benchmarks isolate themselves in one). */
   databaseSchema?: string;
   mqttPort: number;
   mqttUrl?: string;
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     dataDir: path.resolve(e.KELVIN_DATA_DIR),
     adminPassword: e.KELVIN_ADMIN_PASSWORD,
     databaseUrl: e.DATABASE_URL || undefined,
+    databaseSchema: e.DATABASE_URL?.startsWith('postgres') ? e.DATABASE_SCHEMA || undefined : undefined,
     mqttPort: e.MQTT_PORT,
     mqttUrl: e.MQTT_URL || undefined,
     mqttShareGroup: e.MQTT_SHARE_GROUP,

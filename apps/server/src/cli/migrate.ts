@@ -1,11 +1,10 @@
 import { loadConfig } from '../config.ts';
-import { createDb, migrate } from '../db/index.ts';
+import { openDatabase } from '../db/index.ts';
 import { syncMenus } from '../db/seed/menus.ts';
 
 const config = loadConfig();
-const db = createDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+const { db, applied } = await openDatabase(config);
 try {
-  const applied = await migrate(db);
   await syncMenus(db);
   console.log(applied.length ? `已执行迁移: ${applied.join(', ')}` : '数据库已是最新');
 } finally {

@@ -9,6 +9,7 @@ import * as m002 from './migrations/002-devices.ts';
 import * as m003 from './migrations/003-admin.ts';
 import * as m004 from './migrations/004-projects.ts';
 import * as m005 from './migrations/005-device-management.ts';
+import * as m006 from './migrations/006-history-order.ts';
 
 export type Db = Kysely<Database>;
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '003-admin': m003,
   '004-projects': m004,
   '005-device-management': m005,
+  '006-history-order': m006,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.
@@ -49,9 +51,21 @@ export function createDb(opts: DbOptions): Db {
   file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  // telemetry history inserts touch one B-tree leaf per device and field: keep those pages in memory (64 MB)
+  // telemetry history inserts touch one B-tree leaf per device: keep those pages in memory (64 MB)
   file.pragma('cache_size = -65536');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+}
+
+/** The database a configuration names — its PostgreSQL schema created if needed — migrated to the latest version. */
+export async function openDatabase(config: { dataDir: string; databaseUrl?: string; databaseSchema?: string }): Promise<{ db: Db; applied: string[] }> {
+  if (config.databaseUrl && config.databaseSchema) await ensureSchema(config.databaseUrl, config.databaseSchema);
+  const db = createDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, schema: config.databaseSchema });
+  try {
+    return { db, applied: await migrate(db, config.databaseSchema) };
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
 }
 
 /** Creates the PostgreSQL schema a test (or a deployment) isolates itself in. */

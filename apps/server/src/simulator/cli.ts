@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts';
 import { loadConfig } from '../config.ts';
-import { createDb, migrate } from '../db/index.ts';
+import { openDatabase } from '../db/index.ts';
 import { seedDemo } from '../db/seed/demo.ts';
 import { syncMenus } from '../db/seed/menus.ts';
 import { runLoad, type LoadStep } from './load.ts';
@@ -51,10 +51,9 @@ async function main() {
   const perType = values.load ? Number(values.devices) : Number(values['per-type'] ?? DEMO_DEVICES_PER_TYPE);
   if (!Number.isInteger(perType) || perType < 0) throw new Error('设备数量必须是非负整数');
 
-  const db = createDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const { db } = await openDatabase(config);
   let provisioned;
   try {
-    await migrate(db);
     await syncMenus(db);
     if (values.tenant === 'demo') await seedDemo(db);
     else await ensureSimTenant(db, values.tenant, types ? [...new Set(types.flatMap((t) => DEVICE_TYPE_BY_CODE.get(t)!.projectTypes.slice(0, 1)))] : ['PT5030', 'PT1011', 'PT2010', 'PT4020', 'PT5010', 'PT5020', 'PT1013', 'PT2013', 'PT2012', 'PT2015', 'PT4010']);

@@ -141,7 +141,7 @@ describe('示范租户与模拟器', () => {
     expect((await points()) - before).toBe(2400);
 
     const d = devices[0];
-    const wrong = connectWireDevice({ host: '127.0.0.1', port: k.kelvin.mqtt!.port, clientId: d.code, username: d.code, password: 'not-the-secret', topic: 'x' });
+    const wrong = connectWireDevice({ host: '127.0.0.1', port: k.kelvin.mqtt!.port!, clientId: d.code, username: d.code, password: 'not-the-secret', topic: 'x' });
     await expect(wrong).rejects.toThrow('用户名或密码错误');
   });
 });
