@@ -118,11 +118,12 @@ export function connectWireDevice(o: { host: string; port: number; clientId: str
     const waiting = new Map<number, () => void>();
     let nextId = 0;
     let closed = false;
+    let connected = false;
     const timer = setTimeout(() => fail(new Error(`${o.clientId} 连接超时`)), o.timeoutMs ?? 30_000);
     function fail(err: Error) {
       clearTimeout(timer);
       socket.destroy();
-      reject(err);
+      reject(err); // no effect once connected
     }
     const device: WireDevice = {
       socket,
@@ -144,6 +145,7 @@ export function connectWireDevice(o: { host: string; port: number; clientId: str
       connack(code) {
         if (code !== 0) return fail(new Error(`${o.clientId} 连接被拒绝：${CONNACK_REASON[code] ?? `返回码 ${code}`}`));
         clearTimeout(timer);
+        connected = true;
         resolve(device);
       },
       puback(id) {
@@ -153,10 +155,10 @@ export function connectWireDevice(o: { host: string; port: number; clientId: str
         cb();
       },
     }));
-    socket.once('error', (err) => fail(err));
+    socket.on('error', (err) => fail(err));
     socket.once('close', () => {
       closed = true;
-      clearTimeout(timer);
+      if (!connected) fail(new Error(`${o.clientId} 连接被服务器关闭`));
     });
     // keepalive 0: the generator publishes constantly and must not be cut off during a long drain
     socket.write(encodeConnect({ clientId: o.clientId, username: o.username, password: o.password, keepaliveSeconds: 0 }));
