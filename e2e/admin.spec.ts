@@ -24,7 +24,11 @@ async function sidebarCodes(page: Page): Promise<string[]> {
   const codes = new Set(top);
   for (const code of top) {
     const item = nav.locator(`[data-menu="${code}"]`);
-    if ((await item.getAttribute('aria-expanded')) === 'false') await item.click();
+    if ((await item.getAttribute('aria-expanded')) === 'false') {
+      await item.click();
+      // read the children only once the directory has opened (the click's re-render is not synchronous)
+      await expect(item).toHaveAttribute('aria-expanded', 'true');
+    }
     for (const c of await nav.locator('[data-menu]').evaluateAll((els) => els.map((e) => e.getAttribute('data-menu')!))) codes.add(c);
   }
   return [...codes].sort();
@@ -102,6 +106,9 @@ test('管理员创建租户、角色与用户；用户只看到授予的菜单�
   await login(userPage, USER);
   // the new tenant has no project yet: the shell says so once
   await userPage.getByRole('button', { name: '知道了' }).click();
+  // the shell then lands on the first granted screen, which opens that screen's directory in the sidebar: read the
+  // sidebar after that, or a directory opened by the landing could be toggled shut by sidebarCodes' click
+  await expect(userPage.getByTestId('tag').first()).toBeVisible();
   expect(await sidebarCodes(userPage)).toEqual(['baseManager', 'changepassword', 'gateLogManager', 'holidayManagement_n', 'system_n']);
   await userPage.locator('[data-menu="baseManager"]').click();
   await userPage.locator('[data-menu="gateLogManager"]').click();
