@@ -71,10 +71,16 @@ test('管理员创建租户、角色与用户；用户只看到授予的菜单�
   await expect(page.getByTestId('authority-tenantManager')).toHaveCount(0); // platform-only menus are not offered to tenants
   // the screenshot shows the two directories that hold the granted menus
   await page.getByRole('button', { name: '全部收起' }).click();
-  for (const dir of ['baseManager', 'system_n']) {
-    await page.getByTestId(`authority-${dir}`).locator('xpath=ancestor::*[contains(@class,"ant-tree-treenode")][1]').locator('.ant-tree-switcher').click();
+  await expect(page.getByTestId('authority-holidayManagement_n')).toHaveCount(0);
+  // a switcher click that lands while the tree still animates can be lost: click until the child shows
+  for (const [dir, child] of [['baseManager', 'gateLogManager'], ['system_n', 'holidayManagement_n']]) {
+    await expect(async () => {
+      if (!(await page.getByTestId(`authority-${child}`).isVisible())) {
+        await page.getByTestId(`authority-${dir}`).locator('xpath=ancestor::*[contains(@class,"ant-tree-treenode")][1]').locator('.ant-tree-switcher').click();
+      }
+      await expect(page.getByTestId(`authority-${child}`)).toBeVisible({ timeout: 1000 });
+    }).toPass();
   }
-  await expect(page.getByTestId('authority-holidayManagement_n')).toBeVisible();
   await page.getByRole('heading', { name: '角色权限管理' }).scrollIntoViewIfNeeded();
   await page.waitForTimeout(300); // let the tree's expand animation settle for the picture
   await shot(page, 'authority-editor');
