@@ -157,3 +157,40 @@ test('温度分布图：按楼层显示各房间室温，切换楼栋', async ({
   await expect(page.getByTestId('temp-cell')).toHaveCount(12);
   expect(errors).toEqual([]);
 });
+
+test('出厂检测线：地暖温控器在设备测试台上逐步通过，测试记录可查', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = watchConsole(page);
+  await login(page);
+  await chooseProject(page, '吴中出厂检测线');
+  await page.goto(`${baseUrl()}/device/testEquipment_n`);
+  await expect(page.getByRole('heading', { name: '设备测试' })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: '地暖温控器' });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('在线', { timeout: 30_000 }); // the simulated device has logged in
+  await row.getByRole('checkbox').check();
+  await expect(page.getByText(/地暖温控器的测试步骤（\d+ 步）/)).toBeVisible();
+  await page.getByRole('button', { name: /开始测试（1）/ }).click();
+  await page.getByRole('tooltip').getByRole('button', { name: /确\s*定/ }).click();
+  await expect(page.getByText('已开始测试 1 台设备')).toBeVisible();
+  // every step is a real command the simulated device acknowledges and reports back
+  const run = page.getByTestId('test-run');
+  await expect(run).toHaveAttribute('data-status', 'passed', { timeout: 90_000 });
+  await expect(run.getByTestId('step-status').filter({ hasText: '失败' })).toHaveCount(0);
+  expect(await run.getByTestId('step-status').filter({ hasText: '通过' }).count()).toBeGreaterThan(3);
+  await run.scrollIntoViewIfNeeded();
+  await shot(page, 'factory-bench');
+
+  await page.goto(`${baseUrl()}/device/equipmentRecords_n`);
+  await expect(page.getByRole('row').filter({ hasText: '地暖温控器' }).first()).toContainText('通过');
+
+  // the address installers write into devices before they leave the line
+  await page.goto(`${baseUrl()}/device/mqttSetting_n`);
+  await expect(page.getByRole('heading', { name: 'MQTT 设置' })).toBeVisible();
+  await page.getByLabel('服务器地址').fill('iot.example.com');
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('保存成功')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'DEMO-20020' })).toHaveCount(1);
+  await shot(page, 'mqtt-setting');
+  expect(errors).toEqual([]);
+});

@@ -8,6 +8,14 @@ const GATEWAYS = new Set(['gateway', 'manager']);
 /** Simulated devices of each type in the demo tenant (`./kelvin start`). */
 export const DEMO_DEVICES_PER_TYPE = 6;
 
+/**
+ * A factory line (project type PT5000) uses no device type of its own: it holds the devices being tested before
+ * they ship. Each such project gets one device of each of these types — one per factory bench (设备测试, 直流无刷风机测试,
+ * 柜机控制器测试, 光伏设备测试) — on top of the devices placed by `perType`.
+ */
+export const FACTORY_LINE_PROJECT_TYPE = 'PT5000';
+export const FACTORY_LINE_DEVICE_TYPES = ['device20020', 'device20030', 'AirCabinetController', 'deviceSolar_n'];
+
 export interface ProvisionOptions {
   tenantCode: string;
   /** at least this many devices of every type a project of the tenant uses (gateways and managers: one per project) */
@@ -67,11 +75,15 @@ export async function provisionSimulatedDevicesDetailed(db: Db, opts: ProvisionO
   const now = Date.now();
   for (const def of wanted) {
     const targets = projects.filter((p) => GATEWAYS.has(def.code) || def.projectTypes.includes(p.project_type ?? ''));
-    if (!targets.length) continue;
+    const onFactoryLine = FACTORY_LINE_DEVICE_TYPES.includes(def.code) && projects.some((p) => p.project_type === FACTORY_LINE_PROJECT_TYPE);
+    if (!targets.length && !onFactoryLine) continue;
     const have = existing.filter((d) => d.device_type === def.code);
     const need = GATEWAYS.has(def.code)
       ? targets.filter((p) => !have.some((d) => d.project_id === p.id))
-      : Array.from({ length: Math.max(0, opts.perType - have.length) }, (_, i) => targets[(have.length + i) % targets.length]);
+      : Array.from({ length: targets.length ? Math.max(0, opts.perType - have.length) : 0 }, (_, i) => targets[(have.length + i) % targets.length]);
+    if (FACTORY_LINE_DEVICE_TYPES.includes(def.code)) {
+      need.push(...projects.filter((p) => p.project_type === FACTORY_LINE_PROJECT_TYPE && !have.some((d) => d.project_id === p.id)));
+    }
     const rows = [];
     for (const [i, project] of need.entries()) {
       const projectRooms = rooms.get(project.id) ?? [];

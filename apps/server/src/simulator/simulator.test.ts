@@ -4,7 +4,7 @@ import { seedDemo } from '../db/seed/demo.ts';
 import { startTestKelvin, type TestClient } from '../test/harness.ts';
 import { waitFor } from '../modules/devices/test-fixtures.ts';
 import { DeviceModel } from './model.ts';
-import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevicesDetailed } from './provision.ts';
+import { DEMO_DEVICES_PER_TYPE, FACTORY_LINE_DEVICE_TYPES, FACTORY_LINE_PROJECT_TYPE, provisionSimulatedDevicesDetailed } from './provision.ts';
 import { startSimulator } from './runner.ts';
 import { runLoad } from './load.ts';
 import { connectWireDevice } from './wire.ts';
@@ -92,9 +92,13 @@ describe('示范租户与模拟器', () => {
     for (const t of DEVICE_TYPES) {
       const mine = devices.filter((d) => d.device_type === t.code);
       expect(mine.length, t.code).toBeGreaterThanOrEqual(t.code === 'gateway' || t.code === 'manager' ? 1 : DEMO_DEVICES_PER_TYPE);
-      if (t.projectTypes.length) for (const d of mine) expect(t.projectTypes, t.code).toContain(d.project_type);
+      const allowed = FACTORY_LINE_DEVICE_TYPES.includes(t.code) ? [...t.projectTypes, FACTORY_LINE_PROJECT_TYPE] : t.projectTypes;
+      if (t.projectTypes.length) for (const d of mine) expect(allowed, t.code).toContain(d.project_type);
     }
     expect(devices.filter((d) => d.device_type === 'device20020').every((d) => d.level === 'room' && d.gateway_id !== null)).toBe(true);
+    // the factory line holds one device per bench type
+    expect(devices.filter((d) => d.project_type === FACTORY_LINE_PROJECT_TYPE && !['gateway', 'manager'].includes(d.device_type)).map((d) => d.device_type).sort())
+      .toEqual([...FACTORY_LINE_DEVICE_TYPES].sort());
     // idempotent
     const again = await provisionSimulatedDevicesDetailed(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
     expect(again.created).toBe(0);

@@ -38,7 +38,12 @@ function useProjectBootstrap() {
       }
       const visibleFromUrl = fromUrl !== null && projects.some((p) => p.id === fromUrl) ? fromUrl : null;
       const pick = initialProject(projects, visibleFromUrl ?? getStored('projectId'));
-      if (pick) setTimeout(() => useProject.getState().choose(pick.id).catch(() => undefined), PROJECT_SELECT_DELAY_MS);
+      // the delayed first pick yields to a project the user chose meanwhile
+      if (pick) {
+        setTimeout(() => {
+          if (!useProject.getState().current) useProject.getState().choose(pick.id).catch(() => undefined);
+        }, PROJECT_SELECT_DELAY_MS);
+      }
     }).catch(() => undefined);
   }, [location.search]);
 

@@ -102,6 +102,13 @@ export async function requestEnvelope<T extends object>(method: string, url: str
   const res = await send(method, url, opts);
   const body = (await res.json().catch(() => null)) as (ApiEnvelope<unknown> & T) | null;
   if (res.ok && body?.code === ResultCode.OK) return body;
+  if (res.ok && body === null) {
+    // headers came but the body did not (the page is unloading, the connection dropped): no answer, like a network
+    // error — not a refusal, so nothing (the session above all) may be undone because of it
+    const err = new ApiError('网络错误：响应不完整', 0, 0);
+    if (!opts.silent) toastError(err.message);
+    throw err;
+  }
   const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status, body?.data ?? null);
   if (!opts.silent) reportError(err);
   throw err;

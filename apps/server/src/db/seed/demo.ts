@@ -37,6 +37,8 @@ export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
       { name: '苏州 4G 通断热分摊', projectType: 'PT1013', projectType2: 104, billingScheme: 12, address: '苏州市工业园区星湖街 328 号', lng: 120.72, lat: 31.3 },
       { name: '南京 4G 空调公寓', projectType: 'PT2013', projectType2: 103, billingScheme: 1, address: '南京市鼓楼区中山北路 30 号', lng: 118.78, lat: 32.07 },
       { name: '张江综合能源园区', projectType: 'PT5030', projectType2: null, billingScheme: 7, address: '上海市浦东新区张江路 100 号', lng: 121.6, lat: 31.2 },
+      // the factory line: devices on the test benches before they ship (simulator/provision.ts FACTORY_LINE_DEVICE_TYPES)
+      { name: '吴中出厂检测线', projectType: 'PT5000', projectType2: null, billingScheme: null, address: '苏州市吴中区东吴北路 88 号', lng: 120.63, lat: 31.26 },
     ],
   },
 ];
