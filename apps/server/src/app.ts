@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { VERSION } from '@kelvin/contracts/version';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -30,7 +31,7 @@ import { importRoutes } from './modules/imports/routes.ts';
 import { createDeviceAdmin } from './modules/device-admin/domain.ts';
 import './types.ts';
 
-export const VERSION = '0057';
+export { VERSION };
 
 export interface Kelvin {
   app: FastifyInstance;

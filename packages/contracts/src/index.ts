@@ -10,3 +10,4 @@ export * from './device-admin.ts';
 export * from './device-management.ts';
 export * from './admin.ts';
 export * from './system.ts';
+export * from './service-monitor.ts';

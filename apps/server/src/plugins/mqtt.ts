@@ -38,6 +38,8 @@ export interface MqttHub {
   publish(topic: string, payload: string): Promise<void>;
   /** whether the device has a live connection (null: unknown, external broker) */
   isConnected(clientId: string): boolean | null;
+  /** devices holding a connection to this process (null: unknown, external broker) */
+  connectedCount(): number | null;
   /** drops a device's connection (credentials reissued, device disabled or deleted) */
   disconnect(clientId: string): void;
   close(): Promise<void>;
@@ -95,6 +97,7 @@ async function startExternal(url: string, shareGroup: string | undefined): Promi
       await client.publishAsync(topic, payload, { qos: 1 });
     },
     isConnected: () => null,
+    connectedCount: () => null,
     disconnect: () => {},
     close: () => client.endAsync().then(() => undefined),
   };
@@ -221,6 +224,7 @@ async function startEmbedded(port: number): Promise<MqttHub> {
         broker.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false }, (err) => (err ? reject(err) : resolve()));
       }),
     isConnected: (clientId) => connected.has(clientId),
+    connectedCount: () => connected.size,
     disconnect: (clientId) => {
       connected.get(clientId)?.close();
     },

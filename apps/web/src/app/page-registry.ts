@@ -20,6 +20,7 @@ registerPages(['smsRecordList'], () => import('../features/system/pages/sms-reco
 registerPages(['defaultSmsSetting'], () => import('../features/system/pages/default-sms-setting'));
 registerPages(['setting_n'], () => import('../features/system/pages/setting'));
 registerPages(['holidayManagement_n'], () => import('../features/system/pages/holiday-management'));
+registerPages(['serviceMonitorManager'], () => import('../features/system/pages/service-monitor'));
 
 // live devices (issue 3): the registry-driven monitor serves devicemonitor and every device-type page
 registerPages(['devicemonitor', ...MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code)], () => import('../features/devices/pages/device-monitor'));

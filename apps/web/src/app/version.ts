@@ -1,2 +1,1 @@
-/** The product version constant (spec §9), shown in the user dropdown. */
-export const VERSION = '0057';
+export { VERSION } from '@kelvin/contracts/version';

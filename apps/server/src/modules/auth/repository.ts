@@ -1,3 +1,4 @@
+import { isPlatformOnlyCode } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 
 export function findUserByUsername(db: Db, username: string) {
@@ -48,7 +49,8 @@ export async function grantedCodes(db: Db, userId: number, isPlatform: boolean):
     .where('user_role.user_id', '=', userId)
     .distinct()
     .execute();
-  return new Set(rows.map((r) => r.code));
+  // platform-only menus (tenants, menus, service monitor) never count for a tenant's user, whatever a role row says
+  return new Set(rows.map((r) => r.code).filter((code) => !isPlatformOnlyCode(code)));
 }
 
 export async function insertSession(db: Db, s: { id: string; user_id: number; created_at: number; expires_at: number }) {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { VERSION } from '@kelvin/contracts/version';
 import type { KelvinConfig } from '../../config.ts';
 import { sqliteFileOf, type Db } from '../../db/index.ts';
 import { createLiveHub, liveRoutes } from '../../plugins/live.ts';
@@ -23,6 +24,7 @@ import { createDeviceService } from './service.ts';
  */
 export async function createDeviceDomain(deps: { db: Db; config: KelvinConfig; mqtt: MqttHub | null; projects: ProjectService; log: FastifyBaseLogger }) {
   const { db, config, mqtt, log } = deps;
+  const startedAt = Date.now();
   const onError = (err: unknown) => log.error({ err }, 'devices');
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError });
   const directory = createDeviceDirectory(db);
@@ -46,7 +48,7 @@ export async function createDeviceDomain(deps: { db: Db; config: KelvinConfig; m
 
     async routes(app: FastifyInstance, opts: { auth: AuthService }) {
       await app.register(deviceRoutes, { devices });
-      await app.register(telemetryRoutes, { devices, telemetry });
+      await app.register(telemetryRoutes, { devices, telemetry, mqtt, external: !!config.mqttUrl, startedAt, version: VERSION });
       await app.register(commandRoutes, { devices, commands });
       await app.register(liveRoutes, { hub: live, auth: opts.auth, projects: deps.projects });
     },

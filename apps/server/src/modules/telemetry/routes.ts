@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DEVICE_TYPE_BY_CODE, historyQuery } from '@kelvin/contracts';
+import { DEVICE_TYPE_BY_CODE, historyQuery, ingestRejectQuery } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { scopeOf } from '../../lib/scope.ts';
+import type { MqttHub } from '../../plugins/mqtt.ts';
 import type { DeviceService } from '../devices/service.ts';
 import type { TelemetryService } from './service.ts';
 
-export async function telemetryRoutes(app: FastifyInstance, opts: { devices: DeviceService; telemetry: TelemetryService }) {
+export async function telemetryRoutes(app: FastifyInstance, opts: {
+  devices: DeviceService; telemetry: TelemetryService; mqtt: MqttHub | null; external: boolean; startedAt: number; version: string;
+}) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['设备数据'];
 
@@ -22,4 +25,16 @@ export async function telemetryRoutes(app: FastifyInstance, opts: { devices: Dev
     schema: { tags, summary: '接入统计：收到/入库/重复/格式错误/拒绝的消息数（平台），以及最近被拒绝的消息' },
     config: { access: 'devicemonitor' },
   }, async (req) => ok(await opts.telemetry.ingestStats(req.user!.isPlatform ? null : req.user!.tenantId)));
+
+  // 服务运行监控 (platform only): health of this process and of the device ingest across every process
+  const monitorTags = ['服务运行监控'];
+  r.get('/api/v1/monitor/service', {
+    schema: { tags: monitorTags, summary: '服务状态：数据库、MQTT、设备在线数与接入计数' },
+    config: { access: 'serviceMonitorManager' },
+  }, async () => ok(await opts.telemetry.serviceStatus(opts)));
+
+  r.get('/api/v1/monitor/ingestrejects', {
+    schema: { tags: monitorTags, summary: '被拒绝的上报与连接（抽样：每台设备每种原因每分钟一条），分页', querystring: ingestRejectQuery },
+    config: { access: 'serviceMonitorManager' },
+  }, async (req) => ok(await opts.telemetry.ingestRejects(req.query)));
 }

@@ -1,6 +1,12 @@
-import { HISTORY_MAX_POINTS, chartFields, fieldOf, type DeviceTypeDef, type HistoryAnswer } from '@kelvin/contracts';
+import {
+  HISTORY_MAX_POINTS, INGEST_COUNTER_LABELS, INGEST_REJECT_REASONS, chartFields, fieldOf, type DeviceTypeDef, type HistoryAnswer, type IngestCounterName,
+  type IngestRejectRow, type Page, type ServiceStatus,
+} from '@kelvin/contracts';
 import { sql } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { pingDb, type Db } from '../../db/index.ts';
+import { paginate } from '../../lib/pagination.ts';
+import type { MqttHub } from '../../plugins/mqtt.ts';
 
 /** Counters that only grow: a bucket shows its last (largest) value, not an average. */
 const isCounter = (def: DeviceTypeDef, code: string) => {
@@ -53,6 +59,48 @@ export function createTelemetryService(db: Db) {
           const f = fieldOf(def, code);
           return { field: code, label: f?.label ?? code, unit: f?.unit ?? '', points: points.get(code)! };
         }),
+      };
+    },
+
+    /** serviceMonitorManager: this process, its database and broker, the devices, the ingest counters (every process). */
+    async serviceStatus(ctx: { mqtt: MqttHub | null; external: boolean; startedAt: number; version: string }): Promise<ServiceStatus> {
+      const now = Date.now();
+      const count = (online: boolean) => {
+        let q = db.selectFrom('device').select((eb) => eb.fn.countAll<number>().as('n'));
+        if (online) q = q.where('online_until', '>', now);
+        return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
+      };
+      const [total, online, rows, databaseUp] = await Promise.all([
+        count(false), count(true), db.selectFrom('ingest_counter').select(['name', 'value']).execute(), pingDb(db),
+      ]);
+      const stored = new Map(rows.map((r) => [r.name, Number(r.value)]));
+      const counters = Object.fromEntries(Object.keys(INGEST_COUNTER_LABELS).map((k) => [k, stored.get(k) ?? 0])) as Record<IngestCounterName, number>;
+      return {
+        version: ctx.version,
+        startedAt: ctx.startedAt,
+        node: process.version,
+        database: dialectOf(db) === 'postgres' ? 'PostgreSQL' : 'SQLite',
+        databaseUp,
+        mqtt: { status: ctx.mqtt?.status() ?? 'off', mode: ctx.mqtt ? (ctx.external ? 'external' : 'embedded') : 'off', port: ctx.mqtt?.port ?? null },
+        devices: { total, online, connected: ctx.mqtt?.connectedCount() ?? null },
+        counters,
+        at: now,
+      };
+    },
+
+    /** Refused messages and connections, newest first (a sample: one per device and reason per minute). */
+    async ingestRejects(q: { reason?: string; keyword?: string; pageNo: number; pageSize: number }): Promise<Page<IngestRejectRow>> {
+      let query = db.selectFrom('ingest_reject').leftJoin('tenant', 'tenant.id', 'ingest_reject.tenant_id')
+        .select(['ingest_reject.id', 'ingest_reject.at', 'tenant.code as tenant_code', 'ingest_reject.device_code', 'ingest_reject.topic', 'ingest_reject.reason', 'ingest_reject.detail']);
+      if (q.reason) query = query.where('ingest_reject.reason', '=', q.reason);
+      if (q.keyword) query = query.where('ingest_reject.device_code', 'like', `%${q.keyword}%`);
+      const page = await paginate(query, q, (x) => x.orderBy('ingest_reject.id', 'desc'));
+      return {
+        total: page.total,
+        rows: page.rows.map((r) => ({
+          id: r.id, at: r.at, tenantCode: r.tenant_code, deviceCode: r.device_code, topic: r.topic, reason: r.reason,
+          reasonLabel: INGEST_REJECT_REASONS[r.reason as keyof typeof INGEST_REJECT_REASONS] ?? r.reason, detail: r.detail,
+        })),
       };
     },
 

@@ -1,5 +1,6 @@
 import type { Page } from '@kelvin/contracts';
 import type { HolidayDto, SmsKind, SmsRecordDto, SmsSettings, SmsTemplateDto, SystemParams } from '@kelvin/contracts/system';
+import type { IngestRejectRow, ServiceStatus } from '@kelvin/contracts/service-monitor';
 import type { ListParams } from '../../components/data-table';
 import { http } from '../../lib/http';
 
@@ -33,4 +34,10 @@ export const smsApi = {
   saveSettings: (body: unknown) => http.put<SmsSettings>('/api/v1/sms/setting', body),
   records: (q: ListParams) => http.get<Page<SmsRecordDto>>('/api/v1/sms/record/page', q),
   recordExportUrl: '/api/v1/sms/record/export',
+};
+
+/** 服务运行监控 (platform only). */
+export const monitorApi = {
+  status: () => http.get<ServiceStatus>('/api/v1/monitor/service'),
+  rejects: (q: ListParams) => http.get<Page<IngestRejectRow>>('/api/v1/monitor/ingestrejects', q),
 };

@@ -1,28 +1,11 @@
-import { useEffect, useRef } from 'react';
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { OnlineHistory, OnlineNowRow } from '@kelvin/contracts';
+import { useChart } from '../../../components/use-chart';
 
 echarts.use([BarChart, LineChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
-
-/** A chart drawn from `build()` again only when `deps` change (not on every render of the page). */
-function useChart(build: () => echarts.EChartsCoreOption, deps: unknown[]) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const chart = echarts.init(ref.current!);
-    chart.setOption(build());
-    const observer = new ResizeObserver(() => chart.resize());
-    observer.observe(ref.current!);
-    return () => {
-      observer.disconnect();
-      chart.dispose();
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- build reads exactly deps
-  }, deps);
-  return ref;
-}
 
 /** Online and offline devices per type, stacked. */
 export function OnlineByTypeChart({ rows }: { rows: OnlineNowRow[] }) {
