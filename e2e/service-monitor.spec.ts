@@ -30,6 +30,7 @@ test('服务运行监控：数据库与 MQTT 状态、在线设备、接入速�
   await page.getByRole('button', { name: /查\s*询/ }).click();
   const row = page.getByRole('row').filter({ hasText: 'DEMO-20020-001' }).first();
   await expect(row).toContainText('认证失败');
+  await expect(row).toContainText('demo'); // the device's tenant
   await expect(page.getByText(/共 \d+ 条/)).toBeVisible();
   await page.waitForTimeout(5500); // one more reading on the chart for the picture
   await page.getByRole('heading', { name: '服务运行监控' }).scrollIntoViewIfNeeded();

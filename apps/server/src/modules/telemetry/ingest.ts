@@ -105,7 +105,11 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
       }).catch(deps.onError);
     },
     refused(reason, clientId, topic, detail) {
-      counters.reject({ tenantId: null, deviceCode: clientId?.slice(0, 64) ?? null, topic, reason, detail }, REFUSED_COUNTER[reason]);
+      const record = (tenantId: number | null) =>
+        counters.reject({ tenantId, deviceCode: clientId?.slice(0, 64) ?? null, topic, reason, detail }, REFUSED_COUNTER[reason]);
+      // a wrong secret for a known device belongs to its tenant (authenticate has just looked the code up: a cache hit)
+      if (reason !== 'auth' || !clientId) return record(null);
+      directory.byCode(clientId).then((ctx) => record(ctx?.tenantId ?? null), () => record(null));
     },
   };
 

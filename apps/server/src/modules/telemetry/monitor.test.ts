@@ -38,7 +38,8 @@ describe('服务运行监控', () => {
     const admin = await k.loginAdmin();
     const refused = (await k.call('GET', `/api/v1/monitor/ingestrejects?reason=auth&keyword=${dev.code}`, { token: admin })).body.data;
     expect(refused.total).toBe(1);
-    expect(refused.rows[0]).toMatchObject({ deviceCode: dev.code, reason: 'auth', reasonLabel: '认证失败' });
+    // the device exists: the refusal is its tenant's
+    expect(refused.rows[0]).toMatchObject({ deviceCode: dev.code, tenantCode: 'monitora', reason: 'auth', reasonLabel: '认证失败' });
     const all = (await k.call('GET', '/api/v1/monitor/ingestrejects?pageSize=1', { token: admin })).body.data;
     expect(all.total).toBeGreaterThanOrEqual(2); // + the malformed report of the first test
     expect(all.rows).toHaveLength(1);
