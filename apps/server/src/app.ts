@@ -31,8 +31,6 @@ import { importRoutes } from './modules/imports/routes.ts';
 import { createDeviceAdmin } from './modules/device-admin/domain.ts';
 import './types.ts';
 
-export { VERSION };
-
 export interface Kelvin {
   app: FastifyInstance;
   db: Db;

@@ -73,17 +73,16 @@ export async function provisionSimulatedDevicesDetailed(db: Db, opts: ProvisionO
     .sort((a, b) => Number(GATEWAYS.has(b.code)) - Number(GATEWAYS.has(a.code))); // gateways first: others attach to them
   let created = 0;
   const now = Date.now();
+  const factoryLines = projects.filter((p) => p.project_type === FACTORY_LINE_PROJECT_TYPE);
   for (const def of wanted) {
     const targets = projects.filter((p) => GATEWAYS.has(def.code) || def.projectTypes.includes(p.project_type ?? ''));
-    const onFactoryLine = FACTORY_LINE_DEVICE_TYPES.includes(def.code) && projects.some((p) => p.project_type === FACTORY_LINE_PROJECT_TYPE);
-    if (!targets.length && !onFactoryLine) continue;
+    const lines = FACTORY_LINE_DEVICE_TYPES.includes(def.code) ? factoryLines : [];
+    if (!targets.length && !lines.length) continue;
     const have = existing.filter((d) => d.device_type === def.code);
     const need = GATEWAYS.has(def.code)
       ? targets.filter((p) => !have.some((d) => d.project_id === p.id))
       : Array.from({ length: targets.length ? Math.max(0, opts.perType - have.length) : 0 }, (_, i) => targets[(have.length + i) % targets.length]);
-    if (FACTORY_LINE_DEVICE_TYPES.includes(def.code)) {
-      need.push(...projects.filter((p) => p.project_type === FACTORY_LINE_PROJECT_TYPE && !have.some((d) => d.project_id === p.id)));
-    }
+    need.push(...lines.filter((p) => !have.some((d) => d.project_id === p.id)));
     const rows = [];
     for (const [i, project] of need.entries()) {
       const projectRooms = rooms.get(project.id) ?? [];

@@ -76,6 +76,13 @@ export function reportError(err: ApiError) {
   toastError(err.message);
 }
 
+/** No answer (network down, timeout, a body cut off): shown unless silent, thrown with status 0 — never a refusal. */
+function noAnswer(message: string, opts: RequestOptions): never {
+  const err = new ApiError(message, 0, 0);
+  if (!opts.silent) toastError(err.message);
+  throw err;
+}
+
 async function send(method: string, url: string, opts: RequestOptions = {}): Promise<Response> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeout ?? REQUEST_TIMEOUT_MS);
@@ -88,10 +95,7 @@ async function send(method: string, url: string, opts: RequestOptions = {}): Pro
       signal: controller.signal,
     });
   } catch (e) {
-    const timedOut = (e as Error).name === 'AbortError';
-    const err = new ApiError(timedOut ? '请求超时，请稍后重试' : `网络错误：${(e as Error).message}`, 0, 0);
-    if (!opts.silent) toastError(err.message);
-    throw err;
+    return noAnswer((e as Error).name === 'AbortError' ? '请求超时，请稍后重试' : `网络错误：${(e as Error).message}`, opts);
   } finally {
     clearTimeout(timer);
   }
@@ -102,13 +106,9 @@ export async function requestEnvelope<T extends object>(method: string, url: str
   const res = await send(method, url, opts);
   const body = (await res.json().catch(() => null)) as (ApiEnvelope<unknown> & T) | null;
   if (res.ok && body?.code === ResultCode.OK) return body;
-  if (res.ok && body === null) {
-    // headers came but the body did not (the page is unloading, the connection dropped): no answer, like a network
-    // error — not a refusal, so nothing (the session above all) may be undone because of it
-    const err = new ApiError('网络错误：响应不完整', 0, 0);
-    if (!opts.silent) toastError(err.message);
-    throw err;
-  }
+  // headers came but the body did not (the page is unloading, the connection dropped): nothing, the session above
+  // all, may be undone because of it
+  if (res.ok && body === null) noAnswer('网络错误：响应不完整', opts);
   const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status, body?.data ?? null);
   if (!opts.silent) reportError(err);
   throw err;

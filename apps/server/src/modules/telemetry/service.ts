@@ -15,6 +15,9 @@ const isCounter = (def: DeviceTypeDef, code: string) => {
 };
 
 export function createTelemetryService(db: Db) {
+  /** ingest_counter: each counter summed over every process */
+  const counterTotals = async () => new Map((await db.selectFrom('ingest_counter').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]));
+
   return {
     /**
      * History of numeric fields, downsampled on the server to at most HISTORY_MAX_POINTS per field: the range is cut
@@ -70,10 +73,7 @@ export function createTelemetryService(db: Db) {
         if (online) q = q.where('online_until', '>', now);
         return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
       };
-      const [total, online, rows, databaseUp] = await Promise.all([
-        count(false), count(true), db.selectFrom('ingest_counter').select(['name', 'value']).execute(), pingDb(db),
-      ]);
-      const stored = new Map(rows.map((r) => [r.name, Number(r.value)]));
+      const [total, online, stored, databaseUp] = await Promise.all([count(false), count(true), counterTotals(), pingDb(db)]);
       const counters = Object.fromEntries(Object.keys(INGEST_COUNTER_LABELS).map((k) => [k, stored.get(k) ?? 0])) as Record<IngestCounterName, number>;
       return {
         version: ctx.version,
@@ -106,11 +106,10 @@ export function createTelemetryService(db: Db) {
 
     /** The ingest counters summed over every process, and the latest refused messages. */
     async ingestStats(tenantId: number | null) {
-      const counters = await db.selectFrom('ingest_counter').select(['name', 'value']).execute();
       let rejects = db.selectFrom('ingest_reject').select(['device_code', 'topic', 'reason', 'detail', 'at']).orderBy('id', 'desc').limit(100);
       if (tenantId !== null) rejects = rejects.where('tenant_id', '=', tenantId);
       return {
-        counters: tenantId === null ? Object.fromEntries(counters.map((c) => [c.name, Number(c.value)])) : null,
+        counters: tenantId === null ? Object.fromEntries(await counterTotals()) : null,
         rejects: (await rejects.execute()).map((r) => ({ deviceCode: r.device_code, topic: r.topic, reason: r.reason, detail: r.detail, at: r.at })),
       };
     },

@@ -8,7 +8,7 @@ const db = new SQLite(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 db.pragma('busy_timeout = 5000');
-// history inserts touch one B-tree leaf per device and field: keep those pages in memory
+// history inserts touch one B-tree leaf per device (key device, ts, field): keep those pages in memory
 db.pragma('cache_size = -131072');
 db.pragma('wal_autocheckpoint = 10000');
 

@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import * as echarts from 'echarts/core';
 import type { HistorySeries } from '@kelvin/contracts/device';
+import { useChart } from '../../../components/use-chart';
 
 let registered: Promise<void> | null = null;
 const ready = () => (registered ??= import('./echarts-parts').then(({ parts }) => echarts.use(parts)));
 
 /** History of a device's numeric fields (downsampled by the server) over [from, to]; one y axis per unit. */
 export default function HistoryChart({ series, from, to }: { series: HistorySeries[]; from: number; to: number }) {
-  const ref = useRef<HTMLDivElement>(null);
   const points = series.reduce((n, s) => n + s.points.length, 0);
 
   const [loaded, setLoaded] = useState(false);
@@ -15,14 +15,13 @@ export default function HistoryChart({ series, from, to }: { series: HistorySeri
     void ready().then(() => setLoaded(true));
   }, []);
 
-  useEffect(() => {
-    if (!loaded) return;
+  const ref = useChart(() => {
+    if (!loaded) return null;
     // axes alternate left and right, moving outward when there are more than two units
     const units = [...new Set(series.map((s) => s.unit))];
     const side = (i: number) => ({ position: i % 2 ? 'right' : 'left', offset: Math.floor(i / 2) * 56 });
     const margin = (left: boolean) => 56 + Math.floor((units.length - (left ? 1 : 2)) / 2) * 56;
-    const chart = echarts.init(ref.current!);
-    chart.setOption({
+    return {
       animation: false,
       tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? String(v) : '') },
       legend: { top: 0 },
@@ -36,12 +35,6 @@ export default function HistoryChart({ series, from, to }: { series: HistorySeri
         yAxisIndex: Math.max(0, units.indexOf(s.unit)),
         data: s.points,
       })),
-    });
-    const observer = new ResizeObserver(() => chart.resize());
-    observer.observe(ref.current!);
-    return () => {
-      observer.disconnect();
-      chart.dispose();
     };
   }, [series, loaded, from, to]);
 
