@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import moduleBoundaries from './scripts/eslint/module-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/screenshots/**', 'test-results/**', 'playwright-report/**'] },
@@ -28,5 +29,11 @@ export default tseslint.config(
         paths: [{ name: '@kelvin/contracts', message: '外壳代码请从 @kelvin/contracts/menus、/access、/codes 导入（主入口会带入 zod）', allowTypeImports: true }],
       }],
     },
+  },
+  {
+    // Server modules and web features are entered through their index.ts only (ARCHITECTURE.md).
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { kelvin: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: { 'kelvin/module-boundaries': 'error' },
   },
 );

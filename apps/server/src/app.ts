@@ -14,35 +14,35 @@ import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
+import { createLiveHub, liveRoutes } from './plugins/live.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
-import { createDeviceDomain, type DeviceDomain } from './modules/devices/domain.ts';
-import { createAuthService } from './modules/auth/service.ts';
-import { loadSigningKey } from './modules/auth/tokens.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { createProjectService } from './modules/projects/service.ts';
-import { projectRoutes } from './modules/projects/routes.ts';
-import { createAdminServices } from './modules/admin/service.ts';
-import { adminRoutes } from './modules/admin/routes.ts';
-import { createSystemServices } from './modules/system/service.ts';
-import { systemRoutes } from './modules/system/routes.ts';
-import { createProjectFileService } from './modules/projects/files.ts';
-import { createImportService } from './modules/imports/service.ts';
-import { importRoutes } from './modules/imports/routes.ts';
-import { createDeviceAdmin } from './modules/device-admin/domain.ts';
+import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from './simulator/provision.ts';
+import { startSimulator, type Simulator } from './simulator/runner.ts';
+import { authRoutes, createAuthService, loadSigningKey } from './modules/auth/index.ts';
+import { createProjectFileService, createProjectService, projectRoutes } from './modules/projects/index.ts';
+import { adminRoutes, createAdminServices } from './modules/admin/index.ts';
+import { createSystemServices, systemRoutes } from './modules/system/index.ts';
+import { createImportService, importRoutes } from './modules/imports/index.ts';
+import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
+import { createDeviceManagement } from './modules/device-management/index.ts';
+import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
 import './types.ts';
 
 export interface Kelvin {
   app: FastifyInstance;
   db: Db;
   mqtt: MqttHub | null;
-  /** live devices (issue 3): ingest, commands, live fan-out, simulator */
-  devices: DeviceDomain;
+  /** the device core: ingest, state and history, commands, the operation log */
+  devices: DeviceCore;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
 }
 
-/** Builds the whole server: database (migrated and seeded), broker, API and SPA. Does not listen. */
+/**
+ * The composition root: builds the whole server — database (migrated and seeded), broker, every module through its
+ * public entry, the hooks between modules, API and SPA. Does not listen.
+ */
 export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const { db } = await openDatabase(config);
   await syncMenus(db);
@@ -70,8 +70,23 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
-  const devices = await createDeviceDomain({ db, config, mqtt, projects, log: app.log });
-  const deviceAdmin = createDeviceAdmin({ db, projects, deviceDomain: devices, imports, mqtt });
+  const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
+  const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
+  const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
+  const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
+  const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
+
+  // Hooks between modules, declared here so the whole wiring reads in one place.
+  // Areas holding devices cannot be deleted; project figures count devices and online devices.
+  projects.registerHolding({ what: '台设备', count: (areaId) => devices.devices.devicesOnArea(areaId) });
+  projects.registerStats(async (projectIds) => {
+    const counts = await devices.devices.projectDeviceCounts(projectIds);
+    return new Map(projectIds.map((id) => [id, counts.get(id) ?? { devices: 0, online: 0 }]));
+  });
+  // The area export's second sheet lists the devices (the areaDevice template).
+  imports.registerExportSheet((scope, areaIds) => deviceManagement.exportSheet(scope, areaIds));
+  // "A report arrived" (devices.onReport) and "a command finished" (devices.onCommandFinished) are where
+  // monitoring rules, roll-ups and the prepaid loop attach.
 
   await app.register(swagger, {
     openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
@@ -90,12 +105,20 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   await app.register(adminRoutes, adminServices);
   await app.register(systemRoutes, system);
   await app.register(importRoutes, { imports, projects });
-  await app.register(devices.routes, { auth });
-  await deviceAdmin.routes(app);
+  await devices.routes(app);
+  await app.register(liveRoutes, { hub: live, auth, projects });
+  await deviceManagement.routes(app);
+  await app.register(factoryTestRoutes, { factory });
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
-  await devices.startSimulator();
+  // The in-process simulator (KELVIN_SIMULATOR=on): the demo tenant's devices as real MQTT clients.
+  let simulator: Simulator | null = null;
+  if (config.simulator && mqtt) {
+    const sims = await provisionSimulatedDevices(db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
+    simulator = startSimulator({ url: config.mqttUrl ?? `mqtt://127.0.0.1:${mqtt.port}`, devices: sims, log: (msg) => app.log.info(msg) });
+    app.log.info(`模拟设备已启动：${sims.length} 台（示范租户）`);
+  }
 
   return {
     app,
@@ -105,7 +128,9 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     firstStart: { admin, demo },
     async close() {
       await app.close();
-      await devices.close(); // stops the simulator, drains the ingest around closing the broker
+      await simulator?.stop();
+      await devices.close(); // drains the ingest around closing the broker
+      await live.close();
       await db.destroy();
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },

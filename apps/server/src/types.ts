@@ -1,5 +1,6 @@
 import type { KelvinConfig } from './config.ts';
 import type { Db } from './db/index.ts';
+import type { Actor } from './lib/scope.ts';
 
 /** 'public' (no token), 'login' (any signed-in user) or a menu/element code the user must hold. */
 export type Access = 'public' | 'login' | (string & {});
@@ -23,6 +24,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** The caller and their scope, computed once by the access hook for every signed-in route (null on public ones). */
+    actor: Actor | null;
   }
   interface FastifyInstance {
     db: Db;

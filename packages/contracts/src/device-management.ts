@@ -53,7 +53,10 @@ export interface OnlineHistory {
 export const operationLogExportQuery = z.object({
   projectId: positiveIdOf('项目编号').optional(),
   deviceId: positiveIdOf('设备编号').optional(),
-  /** the query form's date range */
+  /** from inclusive, to exclusive — the same bounds as the list */
+  from: z.coerce.number().int().nonnegative().optional(),
+  to: z.coerce.number().int().positive().optional(),
+  /** older names of from/to (the query form's date range) */
   atFrom: z.coerce.number().int().nonnegative().optional(),
   atTo: z.coerce.number().int().positive().optional(),
 });

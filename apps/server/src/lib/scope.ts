@@ -1,4 +1,6 @@
+import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
 import type { AuthUser } from '../types.ts';
 
 /**
@@ -12,8 +14,37 @@ export interface Scope {
   projectIds: ReadonlySet<number> | null;
 }
 
+/** Who is calling: the signed-in user and what they may see. The access hook computes it once per request. */
+export interface Actor {
+  user: AuthUser;
+  scope: Scope;
+}
+
 export async function scopeOf(db: Db, user: AuthUser): Promise<Scope> {
   if (user.allProjects) return { userId: user.id, tenantId: user.tenantId, isPlatform: user.isPlatform, projectIds: null };
   const rows = await db.selectFrom('user_project').select('project_id').where('user_id', '=', user.id).execute();
   return { userId: user.id, tenantId: user.tenantId, isPlatform: false, projectIds: new Set(rows.map((r) => r.project_id)) };
+}
+
+/** Whether a row of (tenant, project) is inside the scope. */
+export function inScope(scope: Scope, tenantId: number, projectId: number | null): boolean {
+  if (!scope.isPlatform && tenantId !== scope.tenantId) return false;
+  return !scope.projectIds || (projectId !== null && scope.projectIds.has(projectId));
+}
+
+/**
+ * The one tenancy filter of a query: the scope's tenant (every tenant for the platform) and, when the caller is
+ * limited to some projects, those projects. `project` names the project column, or null for tables without one.
+ */
+export function scoped<T extends keyof Database & string, O>(
+  q: SelectQueryBuilder<Database, T, O>,
+  scope: Scope,
+  columns: { tenant?: string; project?: string | null } = {},
+): SelectQueryBuilder<Database, T, O> {
+  const tenant = (columns.tenant ?? 'tenant_id') as never;
+  const project = (columns.project === undefined ? 'project_id' : columns.project) as never;
+  let out = q;
+  if (!scope.isPlatform) out = out.where(tenant, '=', scope.tenantId as never);
+  if (project && scope.projectIds) out = out.where(project, 'in', (scope.projectIds.size ? [...scope.projectIds] : [-1]) as never);
+  return out;
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ResultCode } from '@kelvin/contracts';
 import { AppError } from '../lib/errors.ts';
-import type { AuthService } from '../modules/auth/service.ts';
+import { scopeOf, type Actor } from '../lib/scope.ts';
+import type { AuthService } from '../modules/auth/index.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -19,6 +20,7 @@ export function tokenOf(request: FastifyRequest): string | undefined {
  */
 async function access(app: FastifyInstance, opts: { auth: AuthService }) {
   app.decorateRequest('user', null);
+  app.decorateRequest('actor', null);
 
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api') && !route.url.startsWith('/api/docs') && !route.config?.access) {
@@ -33,6 +35,7 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
     if (access !== 'login' && !request.user.codes.has(access)) {
       throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
     }
+    request.actor = { user: request.user, scope: await scopeOf(app.db, request.user) };
   });
 
   // Written before the response leaves, so an acknowledged change always has its audit row.
@@ -61,6 +64,12 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
     }
     return payload;
   });
+}
+
+/** The caller of a signed-in route (the access hook has set it; a public route has none). */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError(ResultCode.UNAUTHENTICATED, '未登录或登录已过期，请重新登录');
+  return request.actor;
 }
 
 // Not encapsulated: the hooks must see every route of every domain plugin.

@@ -7,10 +7,10 @@ import pg from 'pg';
 import { z } from 'zod';
 import type { LiveCommandEvent, LiveDeviceEvent } from '@kelvin/contracts';
 import type { Db } from '../db/index.ts';
-import { scopeOf, type Scope } from '../lib/scope.ts';
-import type { AuthService } from '../modules/auth/service.ts';
-import type { ProjectService } from '../modules/projects/service.ts';
-import { tokenOf } from './access.ts';
+import type { Scope } from '../lib/scope.ts';
+import type { AuthService } from '../modules/auth/index.ts';
+import type { ProjectService } from '../modules/projects/index.ts';
+import { actorOf, tokenOf } from './access.ts';
 
 /**
  * Live updates to browsers (design §1): device state and command status changes as server-sent events.
@@ -132,7 +132,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { hub: LiveHub; aut
     schema: { tags: ['实时'], summary: '实时事件流（SSE）：设备状态与指令状态变化（event: device | command）', querystring: liveQuery },
     config: { access: 'login' },
   }, async (req, reply) => {
-    const scope = await scopeOf(app.db, req.user!);
+    const scope = actorOf(req).scope;
     if (req.query.projectId !== undefined) await opts.projects.project(scope, req.query.projectId);
     const filter = { projectId: req.query.projectId, deviceId: req.query.deviceId };
     const token = tokenOf(req);

@@ -1,6 +1,6 @@
 import { DEVICE_TYPES, type DeviceTypeDef } from '@kelvin/contracts';
 import type { Db } from '../db/index.ts';
-import { hashSecret, simulatorKey, simulatorSecret } from '../modules/devices/credentials.ts';
+import { hashSecret, simulatorKey, simulatorSecret } from '../modules/devices/index.ts';
 import type { SimDeviceSpec } from './runner.ts';
 
 const GATEWAYS = new Set(['gateway', 'manager']);

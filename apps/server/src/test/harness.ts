@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildKelvin, type Kelvin } from '../app.ts';
 import { loadConfig, type KelvinConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
+import { hashPassword } from '../modules/auth/index.ts';
 
 export const ADMIN_PASSWORD = 'Platform#Admin2026';
 

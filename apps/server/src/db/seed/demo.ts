@@ -1,6 +1,6 @@
 import { MENUS, PLATFORM_ONLY_MENUS, elementCodes } from '@kelvin/contracts';
 import type { Db } from '../index.ts';
-import { hashPassword, randomPassword } from '../../modules/auth/passwords.ts';
+import { hashPassword, randomPassword } from '../../modules/auth/index.ts';
 import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from '../../simulator/provision.ts';
 
 interface DemoProject {

@@ -1,5 +1,5 @@
 import type { Db } from '../index.ts';
-import { hashPassword, randomPassword } from '../../modules/auth/passwords.ts';
+import { hashPassword, randomPassword } from '../../modules/auth/index.ts';
 
 export const PLATFORM_TENANT_ID = 0;
 

@@ -1,22 +1,11 @@
 import { MENU_BY_CODE, ResultCode, isPlatformOnlyCode } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
-import { scopeOf, type Scope } from '../../lib/scope.ts';
-import type { AuthUser } from '../../types.ts';
+import type { Actor } from '../../lib/scope.ts';
 
-/**
- * Who is calling an admin endpoint, and the rules that keep them inside their rights (issue 4):
- * tenancy comes from the caller only, and nobody grants or manages more than they hold themselves.
- */
-export interface Actor {
-  user: AuthUser;
-  scope: Scope;
-}
+export type { Actor };
 
-export async function actorOf(db: Db, user: AuthUser | null): Promise<Actor> {
-  if (!user) throw new AppError(ResultCode.UNAUTHENTICATED, '未登录或登录已过期，请重新登录');
-  return { user, scope: await scopeOf(db, user) };
-}
+/** The rules that keep an administrator inside their rights: tenancy comes from the caller only, and nobody grants or manages more than they hold themselves. */
 
 export const denied = (msg: string) => new AppError(ResultCode.NO_PERMISSION, msg);
 

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { idParam } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
-import { actorOf, type Actor } from './actor.ts';
+import { actorOf } from '../../plugins/access.ts';
+import type { Actor } from './actor.ts';
 
 export interface Crud<C, U, Q> {
   page(actor: Actor, q: Q): Promise<unknown>;
@@ -25,35 +26,32 @@ export interface CrudSpec<C, U, Q> {
   service: Crud<C, U, Q>;
 }
 
-export const actorFor = (app: FastifyInstance) => (req: FastifyRequest) => actorOf(app.db, req.user);
-
 /** The AG-Admin entity shape: POST create, GET/PUT/DELETE `/{id}`, GET `/page` → `{ total, rows }`. */
 export function registerCrud<C, U, Q>(app: FastifyInstance, spec: CrudSpec<C, U, Q>) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const actor = actorFor(app);
   const { base, menu, label, service, schemas } = spec;
   const tags = [spec.tag];
   r.get(`${base}/page`, {
     schema: { tags, summary: `${label}列表（分页）`, querystring: schemas.query },
     config: { access: `${menu}:view` },
-  }, async (req) => ok(await service.page(await actor(req), req.query as Q)));
+  }, async (req) => ok(await service.page(actorOf(req), req.query as Q)));
   r.post(base, {
     schema: { tags, summary: `新建${label}`, body: schemas.create },
     config: { access: `${menu}:btn_add`, operation: `新建${label}` },
-  }, async (req) => ok(await service.create(await actor(req), req.body as C), '新建成功'));
+  }, async (req) => ok(await service.create(actorOf(req), req.body as C), '新建成功'));
   r.get(`${base}/:id`, {
     schema: { tags, summary: `${label}详情`, params: idParam },
     config: { access: `${menu}:view` },
-  }, async (req) => ok(await service.get(await actor(req), req.params.id)));
+  }, async (req) => ok(await service.get(actorOf(req), req.params.id)));
   r.put(`${base}/:id`, {
     schema: { tags, summary: `修改${label}`, params: idParam, body: schemas.update },
     config: { access: `${menu}:btn_edit`, operation: `修改${label}` },
-  }, async (req) => ok(await service.update(await actor(req), req.params.id, req.body as U), '修改成功'));
+  }, async (req) => ok(await service.update(actorOf(req), req.params.id, req.body as U), '修改成功'));
   r.delete(`${base}/:id`, {
     schema: { tags, summary: `删除${label}`, params: idParam },
     config: { access: `${menu}:btn_del`, operation: `删除${label}` },
   }, async (req) => {
-    await service.remove(await actor(req), req.params.id);
+    await service.remove(actorOf(req), req.params.id);
     return ok(null, '删除成功');
   });
 }

@@ -7,7 +7,8 @@ import {
   resetPasswordRequest, tenantCreate, tenantFilter, tenantQuery, tenantUpdate, userCreate, userQuery, userUpdate,
 } from '@kelvin/contracts';
 import { notFound, ok } from '../../lib/errors.ts';
-import { actorFor, registerCrud } from './crud.ts';
+import { actorOf } from '../../plugins/access.ts';
+import { registerCrud } from './crud.ts';
 import type { GateLogService } from './gate-log.ts';
 import type { GroupService, GroupTypeService } from './groups.ts';
 import type { ElementService, MenuService } from './menus.ts';
@@ -33,7 +34,6 @@ const tenantQueryParam = z.object({ tenantId: tenantFilter });
  */
 export async function adminRoutes(app: FastifyInstance, opts: AdminServices) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const actor = actorFor(app);
 
   registerCrud(app, { base: '/api/admin/tenant', menu: 'tenantManager', label: '租户', tag: '管理：租户', schemas: { create: tenantCreate, update: tenantUpdate, query: tenantQuery }, service: opts.tenants });
   registerCrud(app, { base: '/api/admin/user', menu: 'userManager', label: '用户', tag: '管理：用户', schemas: { create: userCreate, update: userUpdate, query: userQuery }, service: opts.users });
@@ -56,13 +56,13 @@ export async function adminRoutes(app: FastifyInstance, opts: AdminServices) {
   r.get('/api/admin/user/roles', {
     schema: { tags: ['管理：用户'], summary: '可分配的角色（grantable = 当前用户可授予）', querystring: tenantQueryParam },
     config: { access: 'userManager:view' },
-  }, async (req) => ok(await opts.users.roleOptions(await actor(req), req.query.tenantId)));
+  }, async (req) => ok(await opts.users.roleOptions(actorOf(req), req.query.tenantId)));
 
   r.put('/api/admin/user/:id/password', {
     schema: { tags: ['管理：用户'], summary: '重置用户密码（该用户的全部会话失效）', params: idParam, body: resetPasswordRequest },
     config: { access: 'userManager:btn_edit', operation: '重置密码' },
   }, async (req) => {
-    await opts.users.resetPassword(await actor(req), req.params.id, req.body.password);
+    await opts.users.resetPassword(actorOf(req), req.params.id, req.body.password);
     return ok(null, '密码已重置');
   });
 
@@ -70,7 +70,7 @@ export async function adminRoutes(app: FastifyInstance, opts: AdminServices) {
     schema: { tags: ['管理：用户'], summary: '修改自己的密码（其他会话失效）', body: changePasswordRequest },
     config: { access: 'changepassword:btn_edit', operation: '修改密码' },
   }, async (req) => {
-    await opts.users.changeOwnPassword(await actor(req), req.body.oldPassword, req.body.newPassword);
+    await opts.users.changeOwnPassword(actorOf(req), req.body.oldPassword, req.body.newPassword);
     return ok(null, '密码已修改，其他设备上的登录已退出');
   });
 
@@ -79,52 +79,52 @@ export async function adminRoutes(app: FastifyInstance, opts: AdminServices) {
   r.get('/api/admin/group/tree', {
     schema: { tags: groupTags, summary: '角色树', querystring: groupTreeQuery },
     config: { access: 'groupManager:view' },
-  }, async (req) => ok(await opts.groups.tree(await actor(req), req.query)));
+  }, async (req) => ok(await opts.groups.tree(actorOf(req), req.query)));
 
   r.get('/api/admin/group/types', {
     schema: { tags: groupTags, summary: '可用的角色类型', querystring: tenantQueryParam },
     config: { access: 'groupManager:view' },
-  }, async (req) => ok(await opts.groups.types(await actor(req), req.query.tenantId)));
+  }, async (req) => ok(await opts.groups.types(actorOf(req), req.query.tenantId)));
 
   r.get('/api/admin/group/authority/tree', {
     schema: { tags: groupTags, summary: '权限编辑用的菜单与按钮树', querystring: tenantQueryParam },
     config: { access: 'groupManager:view' },
-  }, async (req) => ok(await opts.groups.authorityTree(await actor(req), req.query.tenantId)));
+  }, async (req) => ok(await opts.groups.authorityTree(actorOf(req), req.query.tenantId)));
 
   r.get('/api/admin/group/:id/authority', {
     schema: { tags: groupTags, summary: '角色的菜单与按钮权限', params: idParam },
     config: { access: 'groupManager:view' },
-  }, async (req) => ok(await opts.groups.authority(await actor(req), req.params.id)));
+  }, async (req) => ok(await opts.groups.authority(actorOf(req), req.params.id)));
 
   r.put('/api/admin/group/:id/authority', {
     schema: { tags: groupTags, summary: '替换角色的菜单与按钮权限（下一次请求生效）', params: idParam, body: authorityUpdate },
     config: { access: 'groupManager:btn_edit', operation: '修改角色权限' },
-  }, async (req) => ok(await opts.groups.setAuthority(await actor(req), req.params.id, req.body), '权限已保存'));
+  }, async (req) => ok(await opts.groups.setAuthority(actorOf(req), req.params.id, req.body), '权限已保存'));
 
   r.get('/api/admin/group/:id/user', {
     schema: { tags: groupTags, summary: '角色的成员与负责人', params: idParam },
     config: { access: 'groupManager:view' },
-  }, async (req) => ok(await opts.groups.members(await actor(req), req.params.id)));
+  }, async (req) => ok(await opts.groups.members(actorOf(req), req.params.id)));
 
   r.put('/api/admin/group/:id/user', {
     schema: { tags: groupTags, summary: '替换角色的成员与负责人', params: idParam, body: membersUpdate },
     config: { access: 'groupManager:btn_edit', operation: '修改角色成员' },
-  }, async (req) => ok(await opts.groups.setMembers(await actor(req), req.params.id, req.body), '成员已保存'));
+  }, async (req) => ok(await opts.groups.setMembers(actorOf(req), req.params.id, req.body), '成员已保存'));
 
   // ---- menus
   r.get('/api/admin/menu/tree', {
     schema: { tags: ['管理：菜单'], summary: '菜单树' },
     config: { access: 'menuManager:view' },
-  }, async (req) => ok(await opts.menus.tree(await actor(req))));
+  }, async (req) => ok(await opts.menus.tree(actorOf(req))));
 
   // ---- gate log (read-only)
   r.get('/api/admin/gateLog/page', {
     schema: { tags: ['管理：操作日志'], summary: '操作日志（分页）', querystring: gateLogQuery },
     config: { access: 'gateLogManager:view' },
-  }, async (req) => ok(await opts.gateLog.page(await actor(req), req.query)));
+  }, async (req) => ok(await opts.gateLog.page(actorOf(req), req.query)));
 
   r.get('/api/admin/gateLog/export', {
     schema: { tags: ['管理：操作日志'], summary: '导出操作日志（Excel）', querystring: gateLogExportQuery },
     config: { access: 'gateLogManager:export' },
-  }, async (req, reply) => opts.gateLog.export(await actor(req), req.query, reply));
+  }, async (req, reply) => opts.gateLog.export(actorOf(req), req.query, reply));
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { ProjectService } from '../projects/index.ts';
 import { createGateLogService } from './gate-log.ts';
 import { createGroupService, createGroupTypeService } from './groups.ts';
 import { createElementService, createMenuService } from './menus.ts';

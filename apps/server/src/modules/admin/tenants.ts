@@ -3,8 +3,8 @@ import type { Db } from '../../db/index.ts';
 import type { TenantTable } from '../../db/schema.ts';
 import { conflict, forbidden, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { ProjectService } from '../projects/service.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { hashPassword } from '../auth/index.ts';
 import { assertPlatform, flag, uniqueOr, type Actor } from './actor.ts';
 
 type TenantRow = Omit<TenantTable, 'id'> & { id: number };

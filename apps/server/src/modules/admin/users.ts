@@ -3,8 +3,8 @@ import type { Db } from '../../db/index.ts';
 import type { AppUserTable } from '../../db/schema.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { ProjectService } from '../projects/service.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { hashPassword, verifyPassword } from '../auth/index.ts';
 import {
   assertDominatesUser, assertGrantable, assertSameTenant, assertVisible, codesOfRoles, denied, flag, listTenant, targetTenant, uniqueOr, type Actor,
 } from './actor.ts';

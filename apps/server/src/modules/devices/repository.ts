@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { DeviceTable } from '../../db/schema.ts';
-import type { Scope } from '../../lib/scope.ts';
+import type { DeviceOperationLogTable, DeviceTable } from '../../db/schema.ts';
+import { scoped, type Scope } from '../../lib/scope.ts';
 
 export type DeviceDbRow = Selectable<DeviceTable>;
 
@@ -17,11 +17,23 @@ export interface DeviceFilter {
   now: number;
 }
 
+/** Devices of the scope (tenant, granted projects): the base of every device read, here and in the consumers. */
+export function scopedDevices(db: Db, scope: Scope) {
+  return scoped(db.selectFrom('device'), scope);
+}
+
+export function deviceById(db: Db, scope: Scope, id: number) {
+  return scopedDevices(db, scope).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** By hardware code, across tenants: codes are unique, so a new device may not take one that exists anywhere. */
+export function deviceByCode(db: Db, code: string) {
+  return db.selectFrom('device').selectAll().where('device_code', '=', code).executeTakeFirst();
+}
+
 /** Devices of the scope's tenant (every tenant for the platform) and granted projects, filtered. */
 export function devicesQuery(db: Db, scope: Scope, f: DeviceFilter) {
-  let q = db.selectFrom('device');
-  if (!scope.isPlatform) q = q.where('tenant_id', '=', scope.tenantId);
-  if (scope.projectIds) q = q.where('project_id', 'in', scope.projectIds.size ? [...scope.projectIds] : [-1]);
+  let q = scopedDevices(db, scope);
   q = q.where('device_type', 'in', f.types.length ? f.types : ['-']);
   if (f.projectId !== undefined) q = q.where('project_id', '=', f.projectId);
   if (f.deviceType) q = q.where('device_type', '=', f.deviceType);
@@ -37,15 +49,11 @@ export function devicesQuery(db: Db, scope: Scope, f: DeviceFilter) {
   return q.selectAll();
 }
 
-export function findDevice(db: Db, scope: Scope, id: number) {
-  let q = db.selectFrom('device').selectAll().where('id', '=', id);
-  if (!scope.isPlatform) q = q.where('tenant_id', '=', scope.tenantId);
-  return q.executeTakeFirst();
-}
-
-export async function statesOf(db: Db, deviceIds: number[]) {
+export async function statesOf(db: Db, deviceIds: number[], fieldCodes?: string[]) {
   if (!deviceIds.length) return [];
-  return db.selectFrom('device_state').select(['device_id', 'field_code', 'num', 'txt', 'ts']).where('device_id', 'in', deviceIds).execute();
+  let q = db.selectFrom('device_state').select(['device_id', 'field_code', 'num', 'txt', 'ts']).where('device_id', 'in', deviceIds);
+  if (fieldCodes) q = q.where('field_code', 'in', fieldCodes.length ? fieldCodes : ['-']);
+  return q.execute();
 }
 
 export async function tenantCodeOf(db: Db, tenantId: number) {
@@ -82,4 +90,92 @@ export async function fieldAggregates(db: Db, f: { projectId: number; types: str
   if (f.areaIds) q = q.where('d.area_id', 'in', f.areaIds.length ? f.areaIds : [-1]);
   const rows = await q.groupBy('s.field_code').execute();
   return new Map(rows.map((r) => [r.field_code, { n: Number(r.n), avg: r.avg === null ? null : Number(r.avg), ones: Number(r.ones ?? 0) }]));
+}
+
+/** Devices and online devices per project. */
+export async function projectDeviceCounts(db: Db, projectIds: number[], now: number) {
+  if (!projectIds.length) return new Map<number, { devices: number; online: number }>();
+  const rows = await db.selectFrom('device')
+    .select((eb) => [
+      'project_id',
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>(eb.case().when('online_until', '>', now).then(1).else(0).end()).as('online'),
+    ])
+    .where('project_id', 'in', projectIds)
+    .groupBy('project_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.project_id), { devices: Number(r.total), online: Number(r.online ?? 0) }]));
+}
+
+/** Devices kept on an area: placed in it, or (for a project) belonging to it, stock included. */
+export async function devicesOnArea(db: Db, areaId: number) {
+  const row = await db.selectFrom('device').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) => eb.or([eb('area_id', '=', areaId), eb('project_id', '=', areaId)])).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Which of these hardware codes exist already (in any tenant). */
+export async function codesTaken(db: Db, codes: string[]) {
+  if (!codes.length) return [];
+  return db.selectFrom('device').select('device_code').where('device_code', 'in', codes).execute();
+}
+
+export async function idsOfCodes(db: Db, codes: string[]) {
+  if (!codes.length) return [];
+  return db.selectFrom('device').select(['id', 'device_code']).where('device_code', 'in', codes).execute();
+}
+
+/* ---------- writes: only this module changes device rows; consumers call these through the service ---------- */
+
+export type NewDevice = Insertable<DeviceTable>;
+export type DevicePatch = Partial<Pick<DeviceTable, 'device_name' | 'area_id' | 'gateway_id' | 'enabled' | 'device_code' | 'secret_hash' | 'online_until' | 'last_connect_at'>>;
+
+export async function insertDevices(db: Db, rows: NewDevice[]) {
+  for (let i = 0; i < rows.length; i += 300) await db.insertInto('device').values(rows.slice(i, i + 300)).execute();
+}
+
+export function insertDevice(db: Db, row: NewDevice) {
+  return db.insertInto('device').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateDevices(db: Db, ids: number[], patch: DevicePatch) {
+  if (!ids.length) return;
+  await db.updateTable('device').set({ ...patch, updated_at: Date.now() }).where('id', 'in', ids).execute();
+}
+
+/** A device and its latest values go; its history and operation log stay for the reports. */
+export async function deleteDevices(db: Db, ids: number[]) {
+  if (!ids.length) return;
+  await db.deleteFrom('device_state').where('device_id', 'in', ids).execute();
+  await db.deleteFrom('device').where('id', 'in', ids).execute();
+}
+
+export function markConnected(db: Db, id: number, at: number) {
+  return db.updateTable('device').set({ last_connect_at: at }).where('id', '=', id).execute();
+}
+
+/* ---------- the device operation log: one query for the list and the export ---------- */
+
+export interface OperationLogFilter {
+  projectId?: number;
+  deviceId?: number;
+  /** inclusive */
+  from?: number;
+  /** exclusive */
+  to?: number;
+}
+
+export function operationLogQuery(db: Db, scope: Scope, f: OperationLogFilter) {
+  let q = scoped(db.selectFrom('device_operation_log'), scope);
+  if (f.projectId !== undefined) q = q.where('project_id', '=', f.projectId);
+  if (f.deviceId !== undefined) q = q.where('device_id', '=', f.deviceId);
+  if (f.from !== undefined) q = q.where('at', '>=', f.from);
+  if (f.to !== undefined) q = q.where('at', '<', f.to);
+  return q.selectAll();
+}
+
+export type OperationLogDbRow = Selectable<DeviceOperationLogTable>;
+
+export function insertOperationLog(db: Db, row: Insertable<DeviceOperationLogTable>) {
+  return db.insertInto('device_operation_log').values(row).execute();
 }

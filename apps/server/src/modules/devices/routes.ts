@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deviceIdParam, deviceListQuery, pageQuery, projectIdParam } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
-import { scopeOf } from '../../lib/scope.ts';
-import type { AuthUser } from '../../types.ts';
+import { actorOf } from '../../plugins/access.ts';
 import type { DeviceService } from './service.ts';
 
 const areaId = (what: string) => z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`);
@@ -14,54 +13,47 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { devices } = opts;
   const tags = ['设备'];
-  const ctx = async (req: { user: AuthUser | null }) => ({ user: req.user!, scope: await scopeOf(app.db, req.user!) });
 
   r.get('/api/v1/device/devicelist', {
     schema: { tags, summary: '设备列表（分页；按项目、类型、在线、关键字、楼栋/楼层/房间筛选）', querystring: deviceListQuery },
     config: { access: 'login' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.list(user, scope, req.query));
+    return ok(await devices.list(actorOf(req), req.query));
   });
 
   r.get('/api/v1/device/detail/:id', {
     schema: { tags, summary: '设备详情（最新字段值、上报时间、未完成的指令）', params: deviceIdParam },
     config: { access: 'login' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.detail(user, scope, req.params.id));
+    return ok(await devices.detail(actorOf(req), req.params.id));
   });
 
   r.get('/api/v1/device/getdevicetypelist/:projectId', {
     schema: { tags, summary: '项目的设备类型（含设备数与在线数）', params: projectIdParam },
     config: { access: 'login' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.typesOfProject(user, scope, req.params.projectId));
+    return ok(await devices.typesOfProject(actorOf(req), req.params.projectId));
   });
 
   r.get('/api/v1/device/protocollist/:id', {
     schema: { tags, summary: '设备类型的字段协议（id 为设备编号或类型代码）', params: z.object({ id: z.string().regex(/^[A-Za-z0-9_]{1,40}$/, '编号格式不正确') }) },
     config: { access: 'login' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.protocol(user, scope, req.params.id));
+    return ok(await devices.protocol(actorOf(req), req.params.id));
   });
 
   r.get('/api/v1/device/thermostat/monitor/:projectId/:areaId', {
     schema: { tags, summary: '温控器监控概况（项目，或其下的楼栋/楼层/房间；areaId 为 -1 表示整个项目）', params: projectIdParam.extend({ areaId: areaId('区域编号') }) },
     config: { access: 'login' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.thermostatMonitor(user, scope, req.params.projectId, req.params.areaId));
+    return ok(await devices.thermostatMonitor(actorOf(req), req.params.projectId, req.params.areaId));
   });
 
   r.get('/api/v1/device/getviewbyarea/:id', {
     schema: { tags, summary: '区域下的设备（按所在区域分组）', params: z.object({ id: areaId('区域编号').positive('区域编号必须大于 0') }) },
     config: { access: 'login' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.viewByArea(user, scope, req.params.id));
+    return ok(await devices.viewByArea(actorOf(req), req.params.id));
   });
 
   r.get('/api/v1/device/getviewlistbyareabypage_forpdevice/:areaId/:parentId', {
@@ -73,15 +65,15 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
     },
     config: { access: 'login' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.subDevices(user, scope, req.params.areaId, req.params.parentId, req.query));
+    return ok(await devices.subDevices(actorOf(req), req.params.areaId, req.params.parentId, req.query));
   });
 
   r.post('/api/v1/device/credentials/:id', {
     schema: { tags, summary: '重新生成设备接入密钥（只显示这一次，旧密钥立即失效）', params: deviceIdParam },
     config: { access: 'login', operation: '重新生成设备密钥' },
   }, async (req) => {
-    const { user, scope } = await ctx(req);
-    return ok(await devices.reissueCredentials(user, scope, req.params.id), '已生成新密钥，请立即保存');
+    const actor = actorOf(req);
+    await devices.device(actor, req.params.id, 'manage');
+    return ok(await devices.reissueCredentials(actor, req.params.id), '已生成新密钥，请立即保存');
   });
 }

@@ -7,18 +7,18 @@ import {
 import type { Db } from '../../db/index.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { Scope } from '../../lib/scope.ts';
+import type { Actor, Scope } from '../../lib/scope.ts';
 import type { MqttHub } from '../../plugins/mqtt.ts';
 import type { AuthUser } from '../../types.ts';
-import type { CommandService, CommandTarget } from '../commands/service.ts';
-import { toCommandView } from '../commands/service.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { CommandService, CommandTarget } from './commands.ts';
+import { toCommandView } from './commands.ts';
+import type { ProjectService } from '../projects/index.ts';
 import { hashSecret, newSecret } from './credentials.ts';
 import type { DeviceDirectory } from './directory.ts';
 import * as repo from './repository.ts';
 import type { DeviceDbRow } from './repository.ts';
 
-const GATEWAY_TYPES = new Set(['gateway', 'manager']);
+export const GATEWAY_TYPES = new Set(['gateway', 'manager']);
 /** Thermostat-like categories summarised by thermostat/monitor. */
 const THERMOSTAT_CATEGORIES = new Set(['thermostat', 'billingThermostat', 'onOffController', 'airCabinet']);
 const MANAGE_CODES = ['deviceList_n:btn_edit', 'area:btn_edit'];
@@ -117,9 +117,9 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
   }
 
   /** One device the caller may see (404 for another tenant's or an ungranted project's) and may view/control. */
-  async function device(user: AuthUser, scope: Scope, id: number, need: 'view' | 'control' | 'manage' = 'view'): Promise<DeviceDbRow> {
-    const row = await repo.findDevice(db, scope, id);
-    if (!row || (scope.projectIds && !scope.projectIds.has(row.project_id))) throw notFound('设备');
+  async function device({ user, scope }: Actor, id: number, need: 'view' | 'control' | 'manage' = 'view'): Promise<DeviceDbRow> {
+    const row = await repo.deviceById(db, scope, id);
+    if (!row) throw notFound('设备');
     if (!canView(user, row.device_type) && need === 'view') throw noPermission();
     if (need === 'control' && !canControl(user, row.device_type)) throw noPermission();
     if (need === 'manage' && !MANAGE_CODES.some((c) => user.codes.has(c))) throw noPermission();
@@ -149,11 +149,16 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     return area;
   }
 
+  function forget(code: string) {
+    deps.directory.invalidate(code);
+    deps.mqtt?.disconnect(code);
+  }
+
   async function log(row: DeviceDbRow, user: AuthUser, operation: string, detail: string) {
-    await db.insertInto('device_operation_log').values({
+    await repo.insertOperationLog(db, {
       tenant_id: row.tenant_id, project_id: row.project_id, device_id: row.id, device_code: row.device_code, device_name: row.device_name,
       device_type: row.device_type, command_id: null, user_id: user.id, username: user.username, operation, detail, result: '成功', at: Date.now(),
-    }).execute();
+    });
   }
 
   function credentials(row: Pick<DeviceDbRow, 'id' | 'device_code'>, tenantCode: string, secret: string): DeviceCredentials {
@@ -178,7 +183,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     target,
     toRows,
 
-    async list(user: AuthUser, scope: Scope, q: DeviceListQuery) {
+    async list({ user, scope }: Actor, q: DeviceListQuery) {
       if (q.projectId !== undefined) await projects.project(scope, q.projectId);
       if (q.deviceType && !canView(user, q.deviceType)) throw noPermission();
       const now = Date.now();
@@ -196,13 +201,13 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
       return { total: page.total, rows: await toRows(scope, page.rows, now) };
     },
 
-    async detail(user: AuthUser, scope: Scope, id: number): Promise<DeviceDetail> {
-      const row = await device(user, scope, id);
+    async detail({ user, scope }: Actor, id: number): Promise<DeviceDetail> {
+      const row = await device({ user, scope }, id);
       const [[base], project, states, open] = await Promise.all([
         toRows(scope, [row]),
         projects.project(scope, row.project_id),
         repo.statesOf(db, [row.id]),
-        db.selectFrom('device_command').selectAll().where('device_id', '=', row.id).where('status', 'in', ['pending', 'sent']).orderBy('id', 'desc').limit(50).execute(),
+        deps.commands.openOf(row.id),
       ]);
       return {
         ...base,
@@ -214,7 +219,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     },
 
     /** Registry types of the project's type plus any other type it holds, with counts; only types the user may see. */
-    async typesOfProject(user: AuthUser, scope: Scope, projectId: number) {
+    async typesOfProject({ user, scope }: Actor, projectId: number) {
       const project = await projects.project(scope, projectId);
       const counts = await repo.typeCounts(db, project.id, Date.now());
       const codes = new Set([...deviceTypesForProjectType(project.project_type).map((t) => t.code), ...counts.keys()]);
@@ -230,8 +235,8 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     },
 
     /** The field schema of a type, or of a device's type (protocollist/{id}). */
-    async protocol(user: AuthUser, scope: Scope, id: string) {
-      const code = /^\d+$/.test(id) ? (await device(user, scope, Number(id))).device_type : id;
+    async protocol({ user, scope }: Actor, id: string) {
+      const code = /^\d+$/.test(id) ? (await device({ user, scope }, Number(id))).device_type : id;
       const def = DEVICE_TYPE_BY_CODE.get(code);
       if (!def) throw notFound('设备类型');
       return {
@@ -248,7 +253,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     },
 
     /** Thermostats of a project (or of one of its buildings/floors/rooms) at a glance. */
-    async thermostatMonitor(user: AuthUser, scope: Scope, projectId: number, areaId: number) {
+    async thermostatMonitor({ user, scope }: Actor, projectId: number, areaId: number) {
       const project = await projects.project(scope, projectId);
       const areaIds = areaId > 0 && areaId !== project.id ? await areaScope(scope, areaId) : undefined;
       const types = DEVICE_TYPES.filter((t) => THERMOSTAT_CATEGORIES.has(t.category) && canView(user, t.code)).map((t) => t.code);
@@ -273,7 +278,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     },
 
     /** The devices under an area, grouped by the area they sit in (getviewbyarea). */
-    async viewByArea(user: AuthUser, scope: Scope, areaId: number) {
+    async viewByArea({ user, scope }: Actor, areaId: number) {
       const areaIds = (await areaScope(scope, areaId))!;
       const types = DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t));
       const rows = await repo.devicesQuery(db, scope, { types, areaIds, now: Date.now() }).orderBy('area_id').orderBy('device_code').limit(2000).execute();
@@ -288,8 +293,8 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     },
 
     /** Sub-devices of a gateway or manager, optionally within an area, by page. */
-    async subDevices(user: AuthUser, scope: Scope, areaId: number, parentId: number, page: { pageNo: number; pageSize: number }) {
-      const parent = await device(user, scope, parentId);
+    async subDevices({ user, scope }: Actor, areaId: number, parentId: number, page: { pageNo: number; pageSize: number }) {
+      const parent = await device({ user, scope }, parentId);
       const types = DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t));
       const query = repo.devicesQuery(db, scope, { types, gatewayId: parent.id, areaIds: areaId > 0 ? await areaScope(scope, areaId) : undefined, now: Date.now() });
       const result = await paginate(query, page, (b) => b.orderBy('device_code'));
@@ -300,37 +305,76 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
      * Creates a device in an area of a visible project with fresh credentials (returned once). Device management
      * screens (issue 5) and the simulator's provisioning use this.
      */
-    async create(user: AuthUser, scope: Scope, input: { deviceType: string; areaId: number; deviceName?: string; deviceCode?: string; gatewayId?: number | null }) {
+    async create({ user, scope }: Actor, input: { deviceType: string; areaId: number; deviceName?: string; deviceCode?: string; gatewayId?: number | null }) {
       const def = DEVICE_TYPE_BY_CODE.get(input.deviceType);
       if (!def) throw invalid('设备类型不存在', ['deviceType']);
       const project = await projectOfArea(scope, input.areaId);
       if (input.gatewayId) {
-        const gw = await device(user, scope, input.gatewayId);
+        const gw = await device({ user, scope }, input.gatewayId);
         if (!GATEWAY_TYPES.has(gw.device_type) || gw.project_id !== project.id) throw invalid('网关必须是同一项目中的网关或管理器', ['gatewayId']);
       }
       const secret = newSecret();
       const code = input.deviceCode ?? randomDeviceCode(def);
-      if (await db.selectFrom('device').select('id').where('device_code', '=', code).executeTakeFirst()) throw conflict(`设备编号 ${code} 已存在`);
+      if (await repo.deviceByCode(db, code)) throw conflict(`设备编号 ${code} 已存在`);
       const now = Date.now();
-      const row = await db.insertInto('device').values({
+      const row = await repo.insertDevice(db, {
         tenant_id: project.tenant_id, project_id: project.id, area_id: input.areaId, gateway_id: input.gatewayId ?? null,
         device_type: def.code, device_code: code, device_name: input.deviceName ?? `${def.name} ${code}`, secret_hash: hashSecret(secret),
         enabled: 1, created_at: now, updated_at: now, last_report_at: null, online_until: null, last_connect_at: null, command_pending_at: null,
-      }).returningAll().executeTakeFirstOrThrow();
+      });
       await log(row, user, '新建设备', `${def.name} ${code}`);
       return { device: (await toRows(scope, [row]))[0], credentials: credentials(row, await repo.tenantCodeOf(db, row.tenant_id), secret) };
     },
 
-    /** New secret for a device (the old one stops working at once; a connected device is dropped). */
-    async reissueCredentials(user: AuthUser, scope: Scope, id: number): Promise<DeviceCredentials> {
-      const row = await device(user, scope, id, 'manage');
+    /**
+     * New secret for a device of the caller's scope (the old one stops working at once; a connected device is
+     * dropped), always written to the operation log. The route checks which screen's right allows it.
+     */
+    async reissueCredentials(actor: Actor, id: number): Promise<DeviceCredentials> {
+      const row = await repo.deviceById(db, actor.scope, id);
+      if (!row) throw notFound('设备');
       const secret = newSecret();
-      await db.updateTable('device').set({ secret_hash: hashSecret(secret), updated_at: Date.now() }).where('id', '=', row.id).execute();
-      deps.directory.invalidate(row.device_code);
-      deps.mqtt?.disconnect(row.device_code);
-      await log(row, user, '重新生成密钥', '旧密钥已失效');
+      await repo.updateDevices(db, [row.id], { secret_hash: hashSecret(secret) });
+      forget(row.device_code);
+      await log(row, actor.user, '重新生成密钥', '旧密钥已失效');
       return credentials(row, await repo.tenantCodeOf(db, row.tenant_id), secret);
     },
+
+    /** Fresh credentials for a device whose hardware was just registered (shown once). */
+    async credentialsFor(row: Pick<DeviceDbRow, 'id' | 'device_code' | 'tenant_id'>, secret: string) {
+      return credentials(row, await repo.tenantCodeOf(db, row.tenant_id), secret);
+    },
+
+    /* ---------- for the consumers of the device core (device management, factory test, scheduler, billing) ---------- */
+
+    /** Devices of a scope, as a query to narrow further (reads only). */
+    scopedDevices: (scope: Scope) => repo.scopedDevices(db, scope),
+    deviceById: (scope: Scope, id: number) => repo.deviceById(db, scope, id),
+    /** A device whatever its tenant: for system work (a schedule, the prepaid loop, a bench run) whose right was checked when it was set up. */
+    byId: (id: number) => db.selectFrom('device').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Any tenant's device by its hardware code (codes are unique across tenants). */
+    deviceByCode: (code: string) => repo.deviceByCode(db, code),
+    /** Latest value of each field (optionally only some fields) of some devices. */
+    latestState: (deviceIds: number[], fieldCodes?: string[]) => repo.statesOf(db, deviceIds, fieldCodes),
+    projectDeviceCounts: (projectIds: number[]) => repo.projectDeviceCounts(db, projectIds, Date.now()),
+    devicesOnArea: (areaId: number) => repo.devicesOnArea(db, areaId),
+    codesTaken: (codes: string[]) => repo.codesTaken(db, codes),
+    /** ids of devices by code, inside the caller's transaction (just inserted rows included) */
+    idsOfCodes: (trx: Db, codes: string[]) => repo.idsOfCodes(trx, codes),
+
+    /** Writes on device rows; pass the caller's transaction to keep them with the caller's own records. */
+    insertDevices: (trx: Db, rows: repo.NewDevice[]) => repo.insertDevices(trx, rows),
+    updateDevices: (trx: Db, ids: number[], patch: repo.DevicePatch) => repo.updateDevices(trx, ids, patch),
+    deleteDevices: (trx: Db, ids: number[]) => repo.deleteDevices(trx, ids),
+    /** A changed identity or a disabled/deleted device: forget the cached context and drop its connection. */
+    forget: (...codes: string[]) => codes.forEach(forget),
+    /** A re-enabled device may connect again at once. */
+    reenable: (...codes: string[]) => codes.forEach((c) => deps.directory.invalidate(c)),
+    newSecret,
+    hashSecret,
+
+    /** The device operation log: one query for the list and the export (from inclusive, to exclusive). */
+    operationLog: (scope: Scope, f: repo.OperationLogFilter) => repo.operationLogQuery(db, scope, f),
   };
 }
 

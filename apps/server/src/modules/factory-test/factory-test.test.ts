@@ -3,7 +3,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACTORY_BENCH_BY_CODE, DEVICE_TYPE_BY_CODE } from '@kelvin/contracts';
 import { startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { twoTenantsWithRoom } from '../device-admin/test-fixtures.ts';
+import { twoTenantsWithRoom } from '../device-management/test-fixtures.ts';
 import { connectDevice, createTestDevice, upPayload, waitFor, type TestDevice } from '../devices/test-fixtures.ts';
 
 let k: TestClient;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { FACTORY_VIEW_CODES, ResultCode, factoryDeviceQuery, factoryRunBody, factoryRunQuery, positiveIdOf } from '@kelvin/contracts';
 import { AppError, ok } from '../../lib/errors.ts';
 import { cstTime, streamXlsx } from '../../lib/excel.ts';
-import { scopeOf } from '../../lib/scope.ts';
+import { actorOf } from '../../plugins/access.ts';
 import type { FactoryTestService } from './service.ts';
 
 const runIdParam = z.object({ id: positiveIdOf('测试记录编号') });
@@ -14,23 +14,22 @@ export async function factoryTestRoutes(app: FastifyInstance, opts: { factory: F
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { factory } = opts;
   const tags = ['出厂测试'];
-  const actor = async (req: FastifyRequest) => ({ user: req.user!, scope: await scopeOf(app.db, req.user!) });
   /** Records are read from any test-equipment screen; each bench's run needs that bench's control element (checked in the service). */
   const viewer = async (req: FastifyRequest) => {
     if (!FACTORY_VIEW_CODES.some((c) => req.user!.codes.has(c))) throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
-    return scopeOf(app.db, req.user!);
+    return actorOf(req).scope;
   };
   app.addHook('onClose', () => factory.close());
 
   r.post('/api/v1/device/factorytest/run', {
     schema: { tags, summary: '在测试台上测试设备：每台设备按脚本逐步下发指令并记录每步结果（需该测试台的控制权限）', body: factoryRunBody },
     config: { access: 'login', operation: '出厂测试' },
-  }, async (req) => ok(await factory.start(await actor(req), req.body), '测试已开始'));
+  }, async (req) => ok(await factory.start(actorOf(req), req.body), '测试已开始'));
 
   r.post('/api/v1/device/factorytest/runs/:id/stop', {
     schema: { tags, summary: '停止进行中的测试（未执行的步骤记为未执行）', params: runIdParam },
     config: { access: 'login', operation: '停止出厂测试' },
-  }, async (req) => ok(await factory.stop(await actor(req), req.params.id), '已停止'));
+  }, async (req) => ok(await factory.stop(actorOf(req), req.params.id), '已停止'));
 
   r.get('/api/v1/device/factorytest/runs', {
     schema: { tags, summary: '测试记录（分页）', querystring: factoryRunQuery },
@@ -51,7 +50,7 @@ export async function factoryTestRoutes(app: FastifyInstance, opts: { factory: F
     schema: { tags, summary: '导出测试记录（每次测试一行，含失败步骤）', querystring: factoryRunQuery.omit({ pageNo: true, pageSize: true }) },
     config: { access: 'equipmentRecords_n:export' },
   }, async (req, reply) => {
-    const scope = await scopeOf(app.db, req.user!);
+    const scope = actorOf(req).scope;
     const rows = factory.allRuns(scope, req.query);
     return streamXlsx(reply, '出厂测试记录.xlsx', '测试记录', [
       { header: '开始时间', width: 20, value: (x) => cstTime(x.startedAt) },

@@ -8,17 +8,14 @@ import type { Db } from '../../db/index.ts';
 import type { FactoryTestRunTable, FactoryTestStepTable } from '../../db/schema.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { Scope } from '../../lib/scope.ts';
-import type { AuthUser } from '../../types.ts';
-import type { CommandService, CommandTarget } from '../commands/service.ts';
-import type { DeviceService } from '../devices/service.ts';
-import type { ProjectService } from '../projects/service.ts';
-import { scopedDevices } from '../device-admin/repository.ts';
+import type { Actor, Scope } from '../../lib/scope.ts';
+import type { CommandTarget, DeviceCore } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
 
 type RunRow = Selectable<FactoryTestRunTable>;
 type StepRow = Selectable<FactoryTestStepTable>;
-interface Actor { user: AuthUser; scope: Scope }
 
+/** How often a waiting step looks again at the device's reported values and at whether the run was stopped. */
 const POLL_MS = 250;
 /** A run whose runner has not moved for its step timeout plus this long died with its process. */
 const STALE_GRACE_MS = 60_000;
@@ -57,8 +54,8 @@ type Outcome = { ok: boolean; message: string; commandId?: number };
  * their range) before the step's timeout. Runs and steps are rows, so every result is kept and a run whose process
  * died is marked interrupted instead of staying "running" forever.
  */
-export function createFactoryTestService(deps: { db: Db; projects: ProjectService; devices: DeviceService; commands: CommandService; onError(err: unknown): void }) {
-  const { db } = deps;
+export function createFactoryTestService(deps: { db: Db; projects: ProjectService; core: DeviceCore; onError(err: unknown): void }) {
+  const { db, core } = deps;
   const inFlight = new Set<Promise<void>>();
   let closing = false;
 
@@ -83,20 +80,22 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
   }
 
   const stateOf = (deviceId: number, codes: string[]) =>
-    db.selectFrom('device_state').select(['field_code', 'num', 'txt', 'ts']).where('device_id', '=', deviceId).where('field_code', 'in', codes).execute();
+    core.devices.latestState([deviceId], codes);
 
   /** A command: acknowledged, then (for a write) the device reports the value it was given. */
   async function command(run: RunRow, target: CommandTarget, input: { fieldCode: string; value: number | string } | { action: DeviceAction }, deadline: number): Promise<Outcome | 'stopped'> {
     const ttl = Math.max(1, Math.ceil((deadline - Date.now()) / 1000));
-    const cmd = await deps.commands.create(target, input, { userId: run.user_id, username: run.username }, ttl);
-    const done = await waitFor(run.id, deadline, async () => {
-      const c = await db.selectFrom('device_command').select(['status', 'error']).where('id', '=', cmd.id).executeTakeFirstOrThrow();
-      return c.status === 'acked' || c.status === 'rejected' || c.status === 'expired' ? c : null;
-    });
-    if (done === 'stopped') return done;
-    if (done === 'timeout') {
-      const c = await db.selectFrom('device_command').select('status').where('id', '=', cmd.id).executeTakeFirstOrThrow();
-      return { ok: false, commandId: cmd.id, message: c.status === 'pending' ? '超时：指令未能下发到设备' : '超时：设备未确认执行' };
+    const cmd = await core.issueCommand(target, input, { userId: run.user_id, username: run.username }, { ttl });
+    let done: Awaited<ReturnType<DeviceCore['awaitOutcome']>> = null;
+    // the outcome arrives as an event; the run is checked for a stop once a second meanwhile
+    while (!done) {
+      done = await core.awaitOutcome(cmd.id, { timeoutMs: Math.min(1000, Math.max(0, deadline - Date.now())) });
+      if (done) break;
+      if (closing || !(await isRunning(run.id))) return 'stopped';
+      if (Date.now() >= deadline) {
+        const c = await core.commands.byId(cmd.id);
+        return { ok: false, commandId: cmd.id, message: c?.status === 'pending' ? '超时：指令未能下发到设备' : '超时：设备未确认执行' };
+      }
     }
     if (done.status !== 'acked') return { ok: false, commandId: cmd.id, message: `${done.status === 'rejected' ? '设备拒绝' : '指令过期'}：${done.error ?? '无原因'}` };
     if ('action' in input) return { ok: true, commandId: cmd.id, message: '设备已执行' };
@@ -117,7 +116,7 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
     switch (step.kind) {
       case 'online': {
         const on = await waitFor(run.id, deadline, async () => {
-          const d = await db.selectFrom('device').select(['online_until', 'enabled']).where('id', '=', run.device_id).executeTakeFirst();
+          const d = await core.devices.byId(run.device_id);
           if (!d) return { ok: false, message: '设备已被删除' };
           return (d.online_until ?? 0) > Date.now() ? { ok: true, message: '设备在线' } : null;
         });
@@ -165,9 +164,9 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
   async function execute(runId: number) {
     const run = await db.selectFrom('factory_test_run').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
     const steps = await db.selectFrom('factory_test_step').selectAll().where('run_id', '=', runId).orderBy('seq').execute();
-    const row = await db.selectFrom('device').selectAll().where('id', '=', run.device_id).executeTakeFirst();
+    const row = await core.devices.byId(run.device_id);
     if (!row) return finish(runId, 'aborted', '设备已被删除');
-    const target = await deps.devices.target(row);
+    const target = await core.devices.target(row);
     let passed = 0;
     let failed = 0;
     let since = run.started_at;
@@ -245,7 +244,7 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
       const bench = FACTORY_BENCH_BY_CODE.get(body.bench)!;
       if (!a.user.codes.has(`${bench.code}:control`)) throw noPermission();
       const ids = [...new Set(body.deviceIds)];
-      const rows = await scopedDevices(db, a.scope).selectAll().where('id', 'in', ids).execute();
+      const rows = await core.devices.scopedDevices(a.scope).selectAll().where('id', 'in', ids).execute();
       const byId = new Map(rows.map((r) => [r.id, r]));
       const scripts = ids.map((id) => {
         const d = byId.get(id);
@@ -316,7 +315,7 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
     async devices(scope: Scope, q: { projectId: number; bench?: FactoryBench; keyword?: string; pageNo: number; pageSize: number }) {
       const p = await deps.projects.project(scope, q.projectId);
       await reapStale();
-      let query = scopedDevices(db, scope).selectAll().where('project_id', '=', p.id);
+      let query = core.devices.scopedDevices(scope).selectAll().where('project_id', '=', p.id);
       const bench = q.bench ? FACTORY_BENCH_BY_CODE.get(q.bench)! : null;
       if (bench) query = query.where('device_type', 'in', DEVICE_TYPES.filter((t) => bench.accepts(t)).map((t) => t.code));
       if (q.keyword) {
@@ -331,7 +330,7 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
           .execute()
         : [];
       const byDevice = new Map(latest.map((r) => [r.device_id, r]));
-      const rows = await deps.devices.toRows(scope, page.rows);
+      const rows = await core.devices.toRows(scope, page.rows);
       return { total: page.total, rows: rows.map((d): FactoryDeviceRow => ({ ...d, lastRun: byDevice.has(d.id) ? toRunView(byDevice.get(d.id)!) : null })) };
     },
 

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import type { AreaLevel } from '@kelvin/contracts';
 import type { Scope } from '../../lib/scope.ts';
-import type { AreaRow } from '../projects/repository.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { AreaRow } from '../projects/index.ts';
+import type { ProjectService } from '../projects/index.ts';
 import { IMPORT_MODELS } from './models.ts';
 
 const LEVEL_KEY: Record<AreaLevel, string> = { region: 'region', project: 'project', building: 'building', floor: 'floor', room: 'room' };

@@ -1,8 +1,8 @@
 import { PROJECT_TYPES, type AreaLevel, type ImportResult } from '@kelvin/contracts';
 import { invalid } from '../../lib/errors.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { AreaRow } from '../projects/repository.ts';
-import type { PlannedArea, ProjectService, TreeImportPlan } from '../projects/service.ts';
+import type { AreaRow } from '../projects/index.ts';
+import type { PlannedArea, ProjectService, TreeImportPlan } from '../projects/index.ts';
 import { IMPORT_MODELS } from './models.ts';
 import { RowErrors, numberCell, type SheetRow } from './excel-io.ts';
 

@@ -6,8 +6,8 @@ import { IMPORT_MAX_BYTES, PROJECT_TYPE2, areaIdQuery, importModelQuery } from '
 import { invalid, ok } from '../../lib/errors.ts';
 import { XLSX_MIME, asDownload } from '../../lib/download.ts';
 import { streamXlsx } from '../../lib/excel.ts';
-import { scopeOf } from '../../lib/scope.ts';
-import type { ProjectService } from '../projects/service.ts';
+import { actorOf } from '../../plugins/access.ts';
+import type { ProjectService } from '../projects/index.ts';
 import { IMPORT_MODEL_LISTS } from './models.ts';
 import type { ImportService } from './service.ts';
 import { allPages } from './excel-io.ts';
@@ -29,7 +29,6 @@ export async function importRoutes(app: FastifyInstance, opts: { imports: Import
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { imports, projects } = opts;
   const tags = ['导入导出'];
-  const scope = (req: FastifyRequest) => scopeOf(app.db, req.user!);
   await app.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
 
   r.get('/api/v1/area/downloadImportModel', {
@@ -51,7 +50,7 @@ export async function importRoutes(app: FastifyInstance, opts: { imports: Import
     schema: { tags, summary: '导入项目楼宇（Excel；逐行校验，有错则整份不导入）' },
     config: { access: 'area:btn_add', operation: '导入项目楼宇' },
   }, async (req) => {
-    const result = await imports.importProjects(await scope(req), await uploadedFile(req));
+    const result = await imports.importProjects(actorOf(req).scope, await uploadedFile(req));
     return ok(result, `导入成功：${result.rows} 行`);
   });
 
@@ -59,7 +58,7 @@ export async function importRoutes(app: FastifyInstance, opts: { imports: Import
     schema: { tags, summary: '导出区域树（导入模板格式，含设备）', querystring: areaIdQuery },
     config: { access: 'area:export' },
   }, async (req, reply) => {
-    const out = await imports.exportArea(await scope(req), req.query.areaId);
+    const out = await imports.exportArea(actorOf(req).scope, req.query.areaId);
     return asDownload(reply, out.fileName, XLSX_MIME).send(out.buffer);
   });
 
@@ -67,7 +66,7 @@ export async function importRoutes(app: FastifyInstance, opts: { imports: Import
     schema: { tags, summary: '导出项目列表', querystring: z.object({ name: z.string().max(50).optional(), projectType: z.string().max(16).optional() }) },
     config: { access: 'projectlist:export' },
   }, async (req, reply) => {
-    const s = await scope(req);
+    const s = actorOf(req).scope;
     const rows = allPages((pageNo, pageSize) => projects.projectPage(s, { ...req.query, pageNo, pageSize }));
     return streamXlsx(reply, '项目列表.xlsx', '项目列表', [
       { header: '项目', width: 24, value: (p) => p.name },

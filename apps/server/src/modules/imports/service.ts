@@ -1,6 +1,6 @@
 import { DEVICE_TYPES, IMPORT_MODEL_TYPES, PROJECT_TYPES, type ImportModel, type ImportModelType } from '@kelvin/contracts';
 import type { Scope } from '../../lib/scope.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { ProjectService } from '../projects/index.ts';
 import { buildTemplate, readRows } from './excel-io.ts';
 import { exportAreaTree, type AreaExportSheet } from './export-area.ts';
 import { IMPORT_MODELS, IMPORT_MODEL_LISTS } from './models.ts';

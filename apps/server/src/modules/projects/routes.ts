@@ -3,8 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaMoveBody, areaPatchBody, projectIdParam } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
-import { scopeOf } from '../../lib/scope.ts';
-import type { AuthUser } from '../../types.ts';
+import { actorOf } from '../../plugins/access.ts';
 import type { ProjectService } from './service.ts';
 import { toAreaDetail, toProjectInfo } from './service.ts';
 import type { ProjectFileService } from './files.ts';
@@ -14,24 +13,23 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { projects } = opts;
   const tags = ['区域与项目'];
-  const scope = (req: { user: AuthUser | null }) => scopeOf(app.db, req.user!);
 
   r.get('/api/v1/area/tree/:id', {
     schema: { tags, summary: '区域树（-1 为全部可见根节点）', params: areaIdParam },
     config: { access: 'login' },
-  }, async (req) => ok(await projects.tree(await scope(req), req.params.id)));
+  }, async (req) => ok(await projects.tree(actorOf(req).scope, req.params.id)));
 
   r.get('/api/v1/area/treeonlyproject/:id', {
     schema: { tags, summary: '只含区域与项目的树', params: areaIdParam },
     config: { access: 'login' },
-  }, async (req) => ok(await projects.tree(await scope(req), req.params.id, ['region', 'project'])));
+  }, async (req) => ok(await projects.tree(actorOf(req).scope, req.params.id, ['region', 'project'])));
 
   r.get('/api/v1/area/projecttypelist', {
     schema: { tags, summary: '项目类型（带 projectId 时为该项目的类型）', querystring: z.object({ projectId: z.coerce.number().int().positive().optional() }) },
     config: { access: 'login' },
   }, async (req) => {
     if (req.query.projectId) {
-      const p = await projects.project(await scope(req), req.query.projectId);
+      const p = await projects.project(actorOf(req).scope, req.query.projectId);
       return ok([{ projectType: p.project_type, projectType2: p.project_type2, name: projects.projectTypeName(p.project_type) }]);
     }
     return ok(PROJECT_TYPES.map((t) => ({ projectType: t.code, projectType2: null, name: t.name })));
@@ -40,18 +38,18 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   r.get('/api/v1/area/devicetypebyproject/:projectId', {
     schema: { tags, summary: '项目的设备类型', params: projectIdParam },
     config: { access: 'login' },
-  }, async (req) => ok(projects.deviceTypesOf(await projects.project(await scope(req), req.params.projectId))));
+  }, async (req) => ok(projects.deviceTypesOf(await projects.project(actorOf(req).scope, req.params.projectId))));
 
   r.get('/api/v1/area/getproject/:id', {
     schema: { tags, summary: '项目信息', params: areaIdParam },
     config: { access: 'login' },
-  }, async (req) => ok(toProjectInfo(await projects.project(await scope(req), req.params.id))));
+  }, async (req) => ok(toProjectInfo(await projects.project(actorOf(req).scope, req.params.id))));
 
   r.get('/api/v1/area/projectpara/getpara/:projectId/projectBillingScheme', {
     schema: { tags, summary: '项目计费方案', params: projectIdParam },
     config: { access: 'login' },
   }, async (req) => {
-    const p = await projects.project(await scope(req), req.params.projectId);
+    const p = await projects.project(actorOf(req).scope, req.params.projectId);
     return ok({ paraValue: p.billing_scheme });
   });
 
@@ -59,14 +57,14 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     schema: { tags: ['监控'], summary: '项目未读监控消息数', params: projectIdParam },
     config: { access: 'monitorrules' },
   }, async (req) => {
-    await projects.project(await scope(req), req.params.projectId);
+    await projects.project(actorOf(req).scope, req.params.projectId);
     return ok(0); // no alarm source exists yet; the monitoring issue fills this from open alarms
   });
 
   r.get('/api/v1/area/:id', {
     schema: { tags, summary: '区域详情', params: areaIdParam },
     config: { access: 'area' },
-  }, async (req) => ok(toAreaDetail(await projects.area(await scope(req), req.params.id))));
+  }, async (req) => ok(toAreaDetail(await projects.area(actorOf(req).scope, req.params.id))));
 
   r.post('/api/v1/area/create/:createqty', {
     schema: {
@@ -78,7 +76,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     config: { access: 'area:btn_add', operation: '新建区域' },
   }, async (req) => {
     const { tenantId: _ignored, ...body } = req.body;
-    return ok(await projects.createChildren(await scope(req), { ...body, qty: req.params.createqty }), '新建成功');
+    return ok(await projects.createChildren(actorOf(req).scope, { ...body, qty: req.params.createqty }), '新建成功');
   });
 
   r.put('/api/v1/area/:id', {
@@ -86,19 +84,19 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     config: { access: 'area:btn_edit', operation: '修改区域' },
   }, async (req) => {
     const { tenantId: _ignored, ...patch } = req.body;
-    return ok(await projects.update(await scope(req), req.params.id, patch), '修改成功');
+    return ok(await projects.update(actorOf(req).scope, req.params.id, patch), '修改成功');
   });
 
   r.post('/api/v1/area/move/:id', {
     schema: { tags, summary: '移动区域（换到同一租户内上一层级的另一个节点下）', params: areaIdParam, body: areaMoveBody },
     config: { access: 'area:btn_edit', operation: '移动区域' },
-  }, async (req) => ok(await projects.move(await scope(req), req.params.id, req.body.parentId), '移动成功'));
+  }, async (req) => ok(await projects.move(actorOf(req).scope, req.params.id, req.body.parentId), '移动成功'));
 
   r.post('/api/v1/area/deletebyid/:id', {
     schema: { tags, summary: '删除区域（有下级、设备、账户或文件时拒绝）', params: areaIdParam },
     config: { access: 'area:btn_del', operation: '删除区域' },
   }, async (req) => {
-    await projects.remove(await scope(req), req.params.id);
+    await projects.remove(actorOf(req).scope, req.params.id);
     return ok(null, '删除成功');
   });
 

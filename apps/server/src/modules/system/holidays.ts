@@ -3,8 +3,9 @@ import type { Db } from '../../db/index.ts';
 import type { HolidayTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { ProjectService } from '../projects/service.ts';
-import { denied, listTenant, uniqueOr, type Actor } from '../admin/actor.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { denied, listTenant, uniqueOr } from '../admin/index.ts';
+import type { Actor } from '../../lib/scope.ts';
 
 type HolidayRow = Omit<HolidayTable, 'id'> & { id: number };
 

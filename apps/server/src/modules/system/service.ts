@@ -1,6 +1,6 @@
 import type { SmsConfig } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { ProjectService } from '../projects/index.ts';
 import { createHolidayService } from './holidays.ts';
 import { createSystemParamService } from './params.ts';
 import type { SystemServices } from './routes.ts';

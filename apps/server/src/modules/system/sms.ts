@@ -9,7 +9,8 @@ import type { SmsRecordTable, SmsTemplateTable } from '../../db/schema.ts';
 import { byIdDescending, cstTime, streamXlsx } from '../../lib/excel.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import { assertVisible, flag, listTenant, uniqueOr, type Actor } from '../admin/actor.ts';
+import { assertVisible, flag, listTenant, uniqueOr } from '../admin/index.ts';
+import type { Actor } from '../../lib/scope.ts';
 import type { SmsProvider } from './sms-provider.ts';
 
 type TemplateRow = Omit<SmsTemplateTable, 'id'> & { id: number };

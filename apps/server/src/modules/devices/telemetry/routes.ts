@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DEVICE_TYPE_BY_CODE, historyQuery, ingestRejectQuery } from '@kelvin/contracts';
-import { ok } from '../../lib/errors.ts';
-import { scopeOf } from '../../lib/scope.ts';
-import type { MqttHub } from '../../plugins/mqtt.ts';
-import type { DeviceService } from '../devices/service.ts';
+import { ok } from '../../../lib/errors.ts';
+import { actorOf } from '../../../plugins/access.ts';
+import type { MqttHub } from '../../../plugins/mqtt.ts';
+import type { DeviceService } from '../service.ts';
 import type { TelemetryService } from './service.ts';
 
 export async function telemetryRoutes(app: FastifyInstance, opts: {
@@ -17,7 +17,7 @@ export async function telemetryRoutes(app: FastifyInstance, opts: {
     schema: { tags, summary: '设备历史数据（服务端降采样，每个字段最多 500 点）', querystring: historyQuery },
     config: { access: 'login' },
   }, async (req) => {
-    const device = await opts.devices.device(req.user!, await scopeOf(app.db, req.user!), req.query.deviceId);
+    const device = await opts.devices.device(actorOf(req), req.query.deviceId);
     return ok(await opts.telemetry.history({ id: device.id, type: DEVICE_TYPE_BY_CODE.get(device.device_type)! }, req.query));
   });
 

@@ -1,13 +1,14 @@
 import type { FieldValue, LiveDeviceEvent } from '@kelvin/contracts';
-import type { Db } from '../../db/index.ts';
-import type { LiveHub, LiveMessage } from '../../plugins/live.ts';
-import type { DeviceSession, MqttHandlers, RefuseReason } from '../../plugins/mqtt.ts';
-import type { CommandService } from '../commands/service.ts';
-import type { DeviceDirectory } from '../devices/directory.ts';
+import type { Db } from '../../../db/index.ts';
+import type { LiveHub, LiveMessage } from '../../../plugins/live.ts';
+import type { DeviceSession, MqttHandlers, RefuseReason } from '../../../plugins/mqtt.ts';
+import type { CommandService } from '../commands.ts';
+import type { DeviceDirectory } from '../directory.ts';
+import { markConnected } from '../repository.ts';
 import { createIngestCounters, type CounterName } from './counters.ts';
 import { parseAck, parseUp } from './parse.ts';
 import type { BatchSink } from './sinks.ts';
-import { createBatchWriter, type CommittedBatch } from './writer.ts';
+import { createBatchWriter, type CommittedBatch, type Report } from './writer.ts';
 
 const REFUSED_COUNTER: Record<RefuseReason, CounterName> = {
   client_id: 'refused_client_id',
@@ -18,6 +19,9 @@ const REFUSED_COUNTER: Record<RefuseReason, CounterName> = {
   oversize: 'oversize',
 };
 
+/** "A report arrived": called once per stored report, after its batch committed (rules, roll-ups, billing read here). */
+export type ReportListener = (report: Readonly<Report>) => void;
+
 /**
  * The one ingest path (design §7) behind both the embedded broker and an external one: topic → device, payload →
  * report → batch writer; acknowledgements → commands. Nothing a device sends can throw out of here: bad input is
@@ -26,9 +30,19 @@ const REFUSED_COUNTER: Record<RefuseReason, CounterName> = {
 export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceDirectory; commands: CommandService; live: LiveHub; onError(err: unknown): void; batchIntervalMs?: number }) {
   const { directory, commands, live } = deps;
   const counters = createIngestCounters();
+  const reportListeners: ReportListener[] = [];
 
   function onCommitted(batch: CommittedBatch) {
     for (const id of batch.pendingCommandDevices) commands.deliverPending(id).catch(deps.onError);
+    for (const listener of reportListeners) {
+      for (const r of batch.reports) {
+        try {
+          listener(r);
+        } catch (err) {
+          deps.onError(err);
+        }
+      }
+    }
     if (!live.wanted()) return;
     // one event per device per batch, its fields merged (a later report of the batch wins)
     const byDevice = new Map<number, LiveMessage & { kind: 'device' }>();
@@ -100,7 +114,7 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
     ready(session) {
       directory.byCode(session.clientId).then(async (ctx) => {
         if (!ctx) return;
-        await deps.db.updateTable('device').set({ last_connect_at: Date.now() }).where('id', '=', ctx.id).execute();
+        await markConnected(deps.db, ctx.id, Date.now());
         await commands.deliverPending(ctx.id);
       }).catch(deps.onError);
     },
@@ -113,7 +127,15 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
     },
   };
 
-  return { handlers, writer, counters, message };
+  return {
+    handlers,
+    writer,
+    counters,
+    message,
+    onReport(listener: ReportListener) {
+      reportListeners.push(listener);
+    },
+  };
 }
 
 export type Ingest = ReturnType<typeof createIngest>;

@@ -1,9 +1,7 @@
 import { BATCH_RESULT_LABELS, validateFieldWrite, type BatchParaAnswer, type BatchParaResult, type FieldValue } from '@kelvin/contracts';
 import { AppError } from '../../lib/errors.ts';
-import type { Scope } from '../../lib/scope.ts';
-import type { AuthUser } from '../../types.ts';
-import type { CommandService } from '../commands/service.ts';
-import type { DeviceService } from '../devices/service.ts';
+import type { Actor } from '../../lib/scope.ts';
+import type { DeviceCore, DeviceService } from '../devices/index.ts';
 
 const PARALLEL = 8;
 
@@ -12,17 +10,17 @@ const PARALLEL = 8;
  * queued for an offline or sleeping device (delivered when it comes back, until the TTL), or failed with the
  * reason (no such device, no permission, the type has no such field, out of range). Nothing is skipped silently.
  */
-export async function batchWrite(deps: { devices: DeviceService; commands: CommandService }, user: AuthUser, scope: Scope,
+export async function batchWrite(core: DeviceCore, actor: Actor,
   input: { deviceIds: number[]; fieldCode: string; value: FieldValue; ttl?: number }): Promise<BatchParaAnswer> {
   const ids = [...new Set(input.deviceIds)];
   const results: BatchParaResult[] = new Array(ids.length);
   const one = async (deviceId: number): Promise<BatchParaResult> => {
     let row: Awaited<ReturnType<DeviceService['device']>> | undefined;
     try {
-      row = await deps.devices.device(user, scope, deviceId, 'control');
+      row = await core.devices.device(actor, deviceId, 'control');
       const check = validateFieldWrite(row.device_type, input.fieldCode, input.value);
       if (!check.ok) throw new AppError(40000, check.message);
-      const cmd = await deps.commands.create(await deps.devices.target(row), { fieldCode: input.fieldCode, value: check.value }, { userId: user.id, username: user.username }, input.ttl);
+      const cmd = await core.issueCommand(await core.devices.target(row), { fieldCode: input.fieldCode, value: check.value }, { userId: actor.user.id, username: actor.user.username }, { ttl: input.ttl });
       const status = cmd.status === 'sent' || cmd.status === 'acked' ? 'sent' : 'queued';
       return { deviceId, deviceCode: row.device_code, deviceName: row.device_name, status, commandId: cmd.id, message: BATCH_RESULT_LABELS[status] };
     } catch (err) {

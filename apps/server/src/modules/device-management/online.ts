@@ -1,11 +1,9 @@
-import { sql } from 'kysely';
 import {
   DEVICE_CATEGORY_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, ONLINE_BUCKET_MS, deviceTypesForProjectType, type OnlineHistory, type OnlineNowRow,
 } from '@kelvin/contracts';
-import type { Db } from '../../db/index.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { ProjectService } from '../projects/service.ts';
-import * as repo from './repository.ts';
+import type { ProjectService } from '../projects/index.ts';
+import type { DeviceCore } from '../devices/index.ts';
 
 const CHUNK = 500;
 
@@ -15,15 +13,14 @@ const CHUNK = 500;
  * history of the type's list fields — the main readings every report carries — so the query stays on the history
  * primary key (device, field, time) instead of scanning every field of every device.
  */
-export function createOnlineStats(deps: { db: Db; projects: ProjectService }) {
-  const { db } = deps;
+export function createOnlineStats(deps: { projects: ProjectService; core: DeviceCore }) {
 
   return {
     /** Every type the project uses or holds, whatever the caller may control: statistics are this screen's own view. */
     async now(scope: Scope, projectId: number): Promise<OnlineNowRow[]> {
       const p = await deps.projects.project(scope, projectId);
       const now = Date.now();
-      const rows = await repo.scopedDevices(db, scope)
+      const rows = await deps.core.devices.scopedDevices(scope)
         .select((eb) => ['device_type', eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when('online_until', '>', now).then(1).else(0).end()).as('online')])
         .where('project_id', '=', p.id).groupBy('device_type').execute();
       const counts = new Map(rows.map((r) => [r.device_type, { total: Number(r.total), online: Number(r.online ?? 0) }]));
@@ -36,7 +33,7 @@ export function createOnlineStats(deps: { db: Db; projects: ProjectService }) {
 
     async history(scope: Scope, projectId: number, q: { from: number; to: number; deviceType?: string }): Promise<OnlineHistory> {
       const p = await deps.projects.project(scope, projectId);
-      let devices = repo.scopedDevices(db, scope).select(['id', 'device_type', 'created_at']).where('project_id', '=', p.id);
+      let devices = deps.core.devices.scopedDevices(scope).select(['id', 'device_type', 'created_at']).where('project_id', '=', p.id);
       if (q.deviceType) devices = devices.where('device_type', '=', q.deviceType);
       const rows = await devices.execute();
 
@@ -52,23 +49,14 @@ export function createOnlineStats(deps: { db: Db; projects: ProjectService }) {
         if (!byTypeIds.has(r.device_type)) byTypeIds.set(r.device_type, []);
         byTypeIds.get(r.device_type)!.push(r.id);
       }
-      // a literal divisor so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
-      const hour = sql<number>`cast(ts / ${sql.lit(ONLINE_BUCKET_MS)} as bigint)`;
       for (const [type, ids] of byTypeIds) {
         const def = DEVICE_TYPE_BY_CODE.get(type);
         const probe = def?.listFields.length ? def.listFields : def?.fields.map((f) => f.code) ?? [];
         if (!probe.length) continue;
         for (let i = 0; i < ids.length; i += CHUNK) {
-          const seen = await db.selectFrom('device_history')
-            .select(['device_id', hour.as('h')])
-            .where('device_id', 'in', ids.slice(i, i + CHUNK))
-            .where('field_code', 'in', probe)
-            .where('ts', '>=', start)
-            .where('ts', '<', q.to)
-            .groupBy(['device_id', hour])
-            .execute();
+          const seen = await deps.core.telemetry.reportHours(ids.slice(i, i + CHUNK), probe, start, q.to, ONLINE_BUCKET_MS);
           for (const s of seen) {
-            const at = index.get(Number(s.h));
+            const at = index.get(s.bucket);
             if (at === undefined) continue;
             online[at]++;
             byType[at][type] = (byType[at][type] ?? 0) + 1;

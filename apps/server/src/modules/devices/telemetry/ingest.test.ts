@@ -2,8 +2,8 @@ import net from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { connectDevice, createTestDevice, tryConnect, upPayload, waitFor, type TestDevice } from '../devices/test-fixtures.ts';
+import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../../test/harness.ts';
+import { connectDevice, createTestDevice, tryConnect, upPayload, waitFor, type TestDevice } from '../test-fixtures.ts';
 
 let k: TestClient;
 let a: Awaited<ReturnType<typeof createTenantWithProject>>;

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { CompiledQuery } from 'kysely';
-import type { Db } from '../../db/index.ts';
+import type { Db } from '../../../db/index.ts';
 import type { CounterDeltas } from './counters.ts';
 
 /** One batch as flat parameter arrays (history and state: 5 columns per row; devices: id, at, until). */

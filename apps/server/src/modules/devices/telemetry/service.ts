@@ -3,10 +3,10 @@ import {
   type IngestRejectRow, type Page, type ServiceStatus,
 } from '@kelvin/contracts';
 import { sql } from 'kysely';
-import { dialectOf } from '../../db/dialect.ts';
-import { pingDb, type Db } from '../../db/index.ts';
-import { paginate } from '../../lib/pagination.ts';
-import type { MqttHub } from '../../plugins/mqtt.ts';
+import { dialectOf } from '../../../db/dialect.ts';
+import { pingDb, type Db } from '../../../db/index.ts';
+import { paginate } from '../../../lib/pagination.ts';
+import type { MqttHub } from '../../../plugins/mqtt.ts';
 
 /** Counters that only grow: a bucket shows its last (largest) value, not an average. */
 const isCounter = (def: DeviceTypeDef, code: string) => {
@@ -19,6 +19,22 @@ export function createTelemetryService(db: Db) {
   const counterTotals = async () => new Map((await db.selectFrom('ingest_counter').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]));
 
   return {
+    /** In which time buckets each device reported any of `fields` (the history primary key answers it). */
+    async reportHours(deviceIds: number[], fields: string[], from: number, to: number, bucketMs: number) {
+      if (!deviceIds.length || !fields.length) return [];
+      // a literal divisor so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
+      const bucket = sql<number>`cast(ts / ${sql.lit(bucketMs)} as bigint)`;
+      const rows = await db.selectFrom('device_history')
+        .select(['device_id', bucket.as('b')])
+        .where('device_id', 'in', deviceIds)
+        .where('field_code', 'in', fields)
+        .where('ts', '>=', from)
+        .where('ts', '<', to)
+        .groupBy(['device_id', bucket])
+        .execute();
+      return rows.map((r) => ({ deviceId: r.device_id, bucket: Number(r.b) }));
+    },
+
     /**
      * History of numeric fields, downsampled on the server to at most HISTORY_MAX_POINTS per field: the range is cut
      * into equal buckets and each bucket gives one point (average, or maximum for counters) at its first report time.

@@ -1,23 +1,18 @@
 import crypto from 'node:crypto';
 import {
-  BIND_ACTION_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, deviceTopic, type BindAction, type BindRecord, type DeviceCard,
-  type DeviceCredentials, type DeviceRow, type Device4gRow, type ReplaceResult, type StorageRow,
+  BIND_ACTION_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, type BindAction, type BindRecord, type DeviceCard,
+  type DeviceRow, type Device4gRow, type ReplaceResult, type StorageRow,
 } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { Scope } from '../../lib/scope.ts';
-import type { MqttHub } from '../../plugins/mqtt.ts';
-import type { AuthUser } from '../../types.ts';
-import { hashSecret, newSecret } from '../devices/credentials.ts';
-import type { DeviceDirectory } from '../devices/directory.ts';
-import type { DeviceService } from '../devices/service.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { Actor, Scope } from '../../lib/scope.ts';
+import { GATEWAY_TYPES, type DeviceDbRow, type DeviceService } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
 import * as repo from './repository.ts';
-import type { CardRow, DeviceDbRow } from './repository.ts';
+import type { CardRow } from './repository.ts';
 
 const DAY = 86_400_000;
-export const GATEWAY_TYPES = new Set(['gateway', 'manager']);
 export const CELLULAR_TYPES = DEVICE_TYPES.filter((t) => t.sleeps).map((t) => t.code);
 
 export function toCard(c: CardRow, now = Date.now()): DeviceCard {
@@ -34,25 +29,23 @@ export function toCard(c: CardRow, now = Date.now()): DeviceCard {
   };
 }
 
-export interface Actor { user: AuthUser; scope: Scope }
-
 /**
  * Device management (issue 5): placing devices in rooms, moving, disabling, deleting, storage (devices of a project
  * not installed anywhere), replacement of the hardware behind a device, SIM cards, and the bind record of every
  * such change. Reads and checks go through the devices service; this module writes what device management owns.
  */
-export function createDeviceAdminService(deps: { db: Db; projects: ProjectService; devices: DeviceService; directory: DeviceDirectory; mqtt: MqttHub | null }) {
+export function createDeviceManagementService(deps: { db: Db; projects: ProjectService; devices: DeviceService }) {
   const { db, projects, devices } = deps;
 
   /** A device of the caller's scope, or 404 (another tenant's device does not exist for them). */
   async function device(scope: Scope, id: number): Promise<DeviceDbRow> {
-    const row = await repo.deviceById(db, scope, id);
+    const row = await devices.deviceById(scope, id);
     if (!row) throw notFound('设备');
     return row;
   }
 
   async function deviceByCode(scope: Scope, code: string): Promise<DeviceDbRow> {
-    const row = await repo.scopedDevices(db, scope).selectAll().where('device_code', '=', code).executeTakeFirst();
+    const row = await devices.scopedDevices(scope).selectAll().where('device_code', '=', code).executeTakeFirst();
     if (!row) throw notFound(`设备「${code}」`);
     return row;
   }
@@ -78,7 +71,7 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
 
   async function gatewayCheck(scope: Scope, gatewayId: number | null | undefined, projectId: number) {
     if (!gatewayId) return;
-    const gw = await repo.deviceById(db, scope, gatewayId);
+    const gw = await devices.deviceById(scope, gatewayId);
     if (!gw || !GATEWAY_TYPES.has(gw.device_type) || gw.project_id !== projectId) throw invalid('网关必须是同一项目中的网关或管理器', ['gatewayId']);
   }
 
@@ -93,13 +86,6 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     }).execute();
   }
 
-  /** A changed identity or a disabled/deleted device: forget the cached context and drop its connection. */
-  function kick(...codes: string[]) {
-    for (const c of codes) {
-      deps.directory.invalidate(c);
-      deps.mqtt?.disconnect(c);
-    }
-  }
 
   async function rowsOf(scope: Scope, rows: DeviceDbRow[]): Promise<Device4gRow[]> {
     const [base, cards] = await Promise.all([
@@ -125,21 +111,19 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     await projects.project(a.scope, input.projectId);
     await areaInProject(a.scope, input.areaId, input.projectId);
     await gatewayCheck(a.scope, input.gatewayId, input.projectId);
-    const stocked = input.deviceCode ? await repo.deviceByCode(db, input.deviceCode) : undefined;
+    const stocked = input.deviceCode ? await devices.deviceByCode(input.deviceCode) : undefined;
     if (stocked) {
-      const mine = await repo.deviceById(db, a.scope, stocked.id);
+      const mine = await devices.deviceById(a.scope, stocked.id);
       if (!mine || mine.project_id !== input.projectId || mine.area_id !== null) throw conflict(`设备编号 ${input.deviceCode} 已存在`);
       if (mine.device_type !== input.deviceType) throw invalid(`库存设备「${mine.device_code}」的类型与所选类型不同`, ['deviceType']);
       const areaPath = await pathOf(a.scope, input.areaId);
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('device').set({
-          area_id: input.areaId, gateway_id: input.gatewayId ?? null, ...(input.deviceName && { device_name: input.deviceName }), updated_at: Date.now(),
-        }).where('id', '=', mine.id).execute();
+        await devices.updateDevices(trx, [mine.id], { area_id: input.areaId, gateway_id: input.gatewayId ?? null, ...(input.deviceName && { device_name: input.deviceName }) });
         await record(trx, mine, 'install', a, { from: null, to: input.areaId, areaPath, detail: '从库存安装' });
       });
       return { device: await fresh(a.scope, mine.id), credentials: null };
     }
-    const made = await devices.create(a.user, a.scope, { deviceType: input.deviceType, areaId: input.areaId, deviceName: input.deviceName, deviceCode: input.deviceCode, gatewayId: input.gatewayId });
+    const made = await devices.create(a, { deviceType: input.deviceType, areaId: input.areaId, deviceName: input.deviceName, deviceCode: input.deviceCode, gatewayId: input.gatewayId });
     const row = await device(a.scope, made.device.id);
     await record(db, row, 'install', a, { to: input.areaId, areaPath: made.device.areaPath, detail: '新建设备' });
     return made;
@@ -154,21 +138,20 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     // Paths are read before the transaction: SQLite has one connection, and the transaction holds it.
     const movePath = moved ? `${await pathOf(a.scope, row.area_id)} → ${await pathOf(a.scope, patch.areaId!)}` : null;
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('device').set({
+      await devices.updateDevices(trx, [row.id], {
         ...(patch.deviceName !== undefined && { device_name: patch.deviceName }),
         ...(patch.areaId !== undefined && { area_id: patch.areaId }),
         ...(patch.gatewayId !== undefined && { gateway_id: patch.gatewayId }),
         ...(patch.enabled !== undefined && { enabled: patch.enabled ? 1 : 0 }),
-        updated_at: Date.now(),
-      }).where('id', '=', row.id).execute();
+      });
       if (moved) {
         await record(trx, row, row.area_id === null ? 'install' : 'move', a, {
           from: row.area_id, to: patch.areaId, areaPath: movePath, detail: row.area_id === null ? '从库存安装' : '移动设备',
         });
       }
     });
-    if (patch.enabled === false) kick(row.device_code);
-    else if (patch.enabled === true) deps.directory.invalidate(row.device_code);
+    if (patch.enabled === false) devices.forget(row.device_code);
+    else if (patch.enabled === true) devices.reenable(row.device_code);
     return fresh(a.scope, row.id);
   }
 
@@ -182,7 +165,7 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     const changed = rows.filter((x) => x.area_id !== areaId);
     const from = await Promise.all(changed.map((r) => pathOf(a.scope, r.area_id)));
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('device').set({ area_id: areaId, updated_at: Date.now() }).where('id', 'in', rows.map((r) => r.id)).execute();
+      await devices.updateDevices(trx, rows.map((r) => r.id), { area_id: areaId });
       for (const [i, r] of changed.entries()) {
         await record(trx, r, r.area_id === null ? 'install' : 'move', a, { from: r.area_id, to: areaId, areaPath: `${from[i]} → ${to}`, detail: '移动设备' });
       }
@@ -192,10 +175,10 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
 
   async function setEnabled(a: Actor, ids: number[], enabled: boolean) {
     const rows = await Promise.all([...new Set(ids)].map((id) => device(a.scope, id)));
-    await db.updateTable('device').set({ enabled: enabled ? 1 : 0, updated_at: Date.now() }).where('id', 'in', rows.map((r) => r.id)).execute();
+    await devices.updateDevices(db, rows.map((r) => r.id), { enabled: enabled ? 1 : 0 });
     for (const r of rows) {
-      if (enabled) deps.directory.invalidate(r.device_code);
-      else kick(r.device_code);
+      if (enabled) devices.reenable(r.device_code);
+      else devices.forget(r.device_code);
     }
     return { updated: rows.length };
   }
@@ -205,7 +188,7 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     const rows = await Promise.all([...new Set(ids)].map((id) => device(a.scope, id)));
     for (const r of rows) {
       if (!GATEWAY_TYPES.has(r.device_type)) continue;
-      const subs = await db.selectFrom('device').select((eb) => eb.fn.countAll<number>().as('n')).where('gateway_id', '=', r.id)
+      const subs = await devices.scopedDevices(a.scope).select((eb) => eb.fn.countAll<number>().as('n')).where('gateway_id', '=', r.id)
         .where('id', 'not in', rows.map((x) => x.id)).executeTakeFirst();
       if (Number(subs?.n ?? 0) > 0) throw conflict(`网关「${r.device_name}」下还有 ${subs!.n} 台设备，请先移走或删除`);
     }
@@ -214,10 +197,9 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
       const idList = rows.map((r) => r.id);
       for (const [i, r] of rows.entries()) await record(trx, r, 'delete', a, { from: r.area_id, areaPath: paths[i], detail: `删除设备 ${r.device_name}` });
       await trx.deleteFrom('device_group_member').where('device_id', 'in', idList).execute();
-      await trx.deleteFrom('device_state').where('device_id', 'in', idList).execute();
-      await trx.deleteFrom('device').where('id', 'in', idList).execute();
+      await devices.deleteDevices(trx, idList);
     });
-    kick(...rows.map((r) => r.device_code));
+    devices.forget(...rows.map((r) => r.device_code));
     return { deleted: rows.length };
   }
 
@@ -227,7 +209,7 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     if (row.area_id === null) throw invalid('设备已在库存中', ['id']);
     const areaPath = await pathOf(a.scope, row.area_id);
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('device').set({ area_id: null, gateway_id: null, updated_at: Date.now() }).where('id', '=', row.id).execute();
+      await devices.updateDevices(trx, [row.id], { area_id: null, gateway_id: null });
       await record(trx, row, 'spare', a, { from: row.area_id, areaPath, detail: '转入库存（备用）' });
     });
     return fresh(a.scope, row.id);
@@ -242,8 +224,8 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
   async function replace(a: Actor, oldCode: string, newCode: string): Promise<ReplaceResult> {
     const old = await deviceByCode(a.scope, oldCode);
     if (old.area_id === null) throw invalid(`设备「${oldCode}」在库存中，不需要更换`, ['oldDeviceCode']);
-    const taken = await repo.deviceByCode(db, newCode);
-    const spare = taken ? await repo.deviceById(db, a.scope, taken.id) : undefined;
+    const taken = await devices.deviceByCode(newCode);
+    const spare = taken ? await devices.deviceById(a.scope, taken.id) : undefined;
     if (taken && !spare) throw conflict(`设备编号 ${newCode} 已被使用`);
     if (spare && spare.project_id !== old.project_id) throw invalid(`新设备「${newCode}」属于其他项目`, ['newDeviceCode']);
     if (spare && spare.area_id !== null) throw conflict(`新设备「${newCode}」已安装在 ${await pathOf(a.scope, spare.area_id)}，请先转入库存`);
@@ -254,58 +236,36 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     const areaPath = await pathOf(a.scope, old.area_id);
     let secret: string | null = null;
     await db.transaction().execute(async (trx) => {
-      const now = Date.now();
       if (spare) {
         // Codes are unique: park the spare's code first, then swap.
-        await trx.updateTable('device').set({ device_code: `~swap-${crypto.randomUUID()}` }).where('id', '=', spare.id).execute();
-        await trx.updateTable('device').set({
-          device_code: spare.device_code, secret_hash: spare.secret_hash, online_until: spare.online_until, last_connect_at: spare.last_connect_at, updated_at: now,
-        }).where('id', '=', old.id).execute();
-        await trx.updateTable('device').set({
-          device_code: old.device_code, secret_hash: old.secret_hash, online_until: old.online_until, last_connect_at: old.last_connect_at, updated_at: now,
-        }).where('id', '=', spare.id).execute();
+        await devices.updateDevices(trx, [spare.id], { device_code: `~swap-${crypto.randomUUID()}` });
+        await devices.updateDevices(trx, [old.id], {
+          device_code: spare.device_code, secret_hash: spare.secret_hash, online_until: spare.online_until, last_connect_at: spare.last_connect_at,
+        });
+        await devices.updateDevices(trx, [spare.id], {
+          device_code: old.device_code, secret_hash: old.secret_hash, online_until: old.online_until, last_connect_at: old.last_connect_at,
+        });
       } else {
-        secret = newSecret();
-        await trx.updateTable('device').set({ device_code: newCode, secret_hash: hashSecret(secret), online_until: null, last_connect_at: null, updated_at: now })
-          .where('id', '=', old.id).execute();
+        secret = devices.newSecret();
+        await devices.updateDevices(trx, [old.id], { device_code: newCode, secret_hash: devices.hashSecret(secret), online_until: null, last_connect_at: null });
       }
       await record(trx, old, 'replace', a, {
         oldCode, newCode, from: old.area_id, to: old.area_id, areaPath,
         detail: spare ? `从库存换上新设备，旧设备 ${oldCode} 转入库存` : '换上新设备（新登记），旧设备编号停用',
       });
     });
-    kick(oldCode, newCode);
+    devices.forget(oldCode, newCode);
     const device = await fresh(a.scope, old.id);
     return {
       device,
       spare: spare ? await fresh(a.scope, spare.id) : null,
-      credentials: secret ? await credentialsOf(old.id, newCode, secret) : null,
+      credentials: secret ? await devices.credentialsFor({ id: old.id, device_code: newCode, tenant_id: old.tenant_id }, secret) : null,
     };
-  }
-
-  /** What the installer loads into new hardware (same shape as the devices service's credentials). */
-  async function credentialsOf(id: number, code: string, password: string): Promise<DeviceCredentials> {
-    const t = await db.selectFrom('device').innerJoin('tenant', 'tenant.id', 'device.tenant_id').select('tenant.code').where('device.id', '=', id).executeTakeFirstOrThrow();
-    const topics = { up: deviceTopic(t.code, code, 'up'), down: deviceTopic(t.code, code, 'down'), ack: deviceTopic(t.code, code, 'ack') };
-    return { deviceId: id, deviceCode: code, clientId: code, username: code, password, topics };
-  }
-
-  /**
-   * A new secret for a device (mqttSetting_n): the old one stops working at once and a connected device is
-   * dropped; the credentials are returned this once.
-   */
-  async function reissue(a: Actor, id: number): Promise<DeviceCredentials> {
-    const row = await device(a.scope, id);
-    const secret = newSecret();
-    await db.updateTable('device').set({ secret_hash: hashSecret(secret), updated_at: Date.now() }).where('id', '=', row.id).execute();
-    kick(row.device_code);
-    return credentialsOf(row.id, row.device_code, secret);
   }
 
   return {
     device,
     deviceByCode,
-    reissue,
     create,
     update,
     move,
@@ -320,7 +280,7 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
       const ids: number[] = [];
       const walk = (n: typeof node) => { ids.push(n.id); n.children.forEach(walk); };
       walk(node);
-      let query = repo.scopedDevices(db, scope).selectAll().where('device_type', 'in', q.deviceType ? [q.deviceType] : CELLULAR_TYPES).where('area_id', 'in', ids);
+      let query = devices.scopedDevices(scope).selectAll().where('device_type', 'in', q.deviceType ? [q.deviceType] : CELLULAR_TYPES).where('area_id', 'in', ids);
       if (q.deviceName) query = query.where((eb) => eb(eb.fn('lower', ['device_name']), 'like', repo.likeName(q.deviceName!)));
       const page = await paginate(query, q, (b) => b.orderBy('device_code'));
       return { total: page.total, rows: await rowsOf(scope, page.rows) };
@@ -329,7 +289,7 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
     /** Storage of a project: devices not installed anywhere (`all`: every device, for package renewals). */
     async storage(scope: Scope, q: { projectId: number; deviceName?: string; packageLimitDays?: number; pageNo: number; pageSize: number }, all: boolean) {
       const p = await projects.project(scope, q.projectId);
-      let query = repo.scopedDevices(db, scope).selectAll().where('project_id', '=', p.id);
+      let query = devices.scopedDevices(scope).selectAll().where('project_id', '=', p.id);
       if (!all) query = query.where('area_id', 'is', null);
       if (q.deviceName) query = query.where((eb) => eb(eb.fn('lower', ['device_name']), 'like', repo.likeName(q.deviceName!)));
       if (q.packageLimitDays !== undefined) {
@@ -344,15 +304,15 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
 
     async rename(scope: Scope, id: number, name: string) {
       const row = await device(scope, id);
-      await db.updateTable('device').set({ device_name: name, updated_at: Date.now() }).where('id', '=', row.id).execute();
+      await devices.updateDevices(db, [row.id], { device_name: name });
       return fresh(scope, row.id);
     },
 
     /** A new device straight into storage (credentials shown once, for the hardware). */
     async addToStorage(a: Actor, input: { projectId: number; deviceType: string; deviceCode?: string; deviceName?: string }) {
       const p = await projects.project(a.scope, input.projectId);
-      const made = await devices.create(a.user, a.scope, { deviceType: input.deviceType, areaId: p.id, deviceName: input.deviceName, deviceCode: input.deviceCode });
-      await db.updateTable('device').set({ area_id: null }).where('id', '=', made.device.id).execute();
+      const made = await devices.create(a, { deviceType: input.deviceType, areaId: p.id, deviceName: input.deviceName, deviceCode: input.deviceCode });
+      await devices.updateDevices(db, [made.device.id], { area_id: null });
       return { device: await fresh(a.scope, made.device.id), credentials: made.credentials };
     },
 
@@ -373,4 +333,4 @@ export function createDeviceAdminService(deps: { db: Db; projects: ProjectServic
   };
 }
 
-export type DeviceAdminService = ReturnType<typeof createDeviceAdminService>;
+export type DeviceManagementService = ReturnType<typeof createDeviceManagementService>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { createTenantWithProject, createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { connectDevice, createTestDevice, nextMessage, upPayload, waitFor, type TestDevice } from '../devices/test-fixtures.ts';
+import { connectDevice, createTestDevice, nextMessage, upPayload, waitFor, type TestDevice } from './test-fixtures.ts';
 
 let k: TestClient;
 let a: Awaited<ReturnType<typeof createTenantWithProject>>;

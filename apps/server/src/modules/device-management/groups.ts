@@ -3,9 +3,8 @@ import type { Db } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { DeviceService } from '../devices/service.ts';
-import type { ProjectService } from '../projects/service.ts';
-import * as repo from './repository.ts';
+import type { DeviceService } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
 
 /** devicegroup: named sets of devices of one project (used by batch writes, tasks and reports). */
 export function createDeviceGroupService(deps: { db: Db; projects: ProjectService; devices: DeviceService }) {
@@ -72,7 +71,7 @@ export function createDeviceGroupService(deps: { db: Db; projects: ProjectServic
       const g = await group(scope, id);
       const add = [...new Set(change.add)];
       if (add.length) {
-        const found = await repo.scopedDevices(db, scope).select(['id']).where('id', 'in', add).where('project_id', '=', g.project_id).execute();
+        const found = await deps.devices.scopedDevices(scope).select(['id']).where('id', 'in', add).where('project_id', '=', g.project_id).execute();
         const ok = new Set(found.map((f) => f.id));
         const bad = add.find((d) => !ok.has(d));
         if (bad !== undefined) throw invalid(`设备 ${bad} 不存在或不属于该分组的项目`, ['add']);
@@ -92,7 +91,7 @@ export function createDeviceGroupService(deps: { db: Db; projects: ProjectServic
     /** group/groupDeviceListByType/{id}?type=: the group's devices, optionally of one type, by page. */
     async devicesOf(scope: Scope, id: number, q: { type?: string; pageNo: number; pageSize: number }) {
       const g = await group(scope, id);
-      let query = repo.scopedDevices(db, scope).selectAll()
+      let query = deps.devices.scopedDevices(scope).selectAll()
         .where('id', 'in', (eb) => eb.selectFrom('device_group_member').select('device_id').where('group_id', '=', g.id));
       if (q.type) query = query.where('device_type', '=', q.type);
       const page = await paginate(query, q, (b) => b.orderBy('device_code'));

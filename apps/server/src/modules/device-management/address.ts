@@ -7,9 +7,10 @@ import type { DeviceAddressChangeTable } from '../../db/schema.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { ProjectService } from '../projects/index.ts';
+import type { Actor } from '../../lib/scope.ts';
+import type { DeviceService } from '../devices/index.ts';
 import * as repo from './repository.ts';
-import type { Actor } from './service.ts';
 
 type ChangeRow = Selectable<DeviceAddressChangeTable>;
 
@@ -19,12 +20,12 @@ type ChangeRow = Selectable<DeviceAddressChangeTable>;
  * (requested → confirmed by the person who rewrote it on site, or cancelled). Nothing here pretends the device
  * acknowledged anything. A new request for a device supersedes its open one.
  */
-export function createAddressChangeService(deps: { db: Db; projects: ProjectService }) {
+export function createAddressChangeService(deps: { db: Db; projects: ProjectService; devices: DeviceService }) {
   const { db } = deps;
 
   async function toRows(scope: Scope, rows: ChangeRow[]): Promise<AddressChangeRow[]> {
     const ids = rows.map((r) => r.device_id).filter((v): v is number => v !== null);
-    const live = ids.length ? await repo.scopedDevices(db, scope).select(['id', 'online_until', 'last_report_at']).where('id', 'in', ids).execute() : [];
+    const live = ids.length ? await deps.devices.scopedDevices(scope).select(['id', 'online_until', 'last_report_at']).where('id', 'in', ids).execute() : [];
     const byId = new Map(live.map((d) => [d.id, d]));
     const now = Date.now();
     return rows.map((r) => {
@@ -43,7 +44,7 @@ export function createAddressChangeService(deps: { db: Db; projects: ProjectServ
     async request(a: Actor, body: { projectId: number; deviceIds: number[]; host: string; port: number; remark?: string }) {
       const p = await deps.projects.project(a.scope, body.projectId);
       const ids = [...new Set(body.deviceIds)];
-      const devices = await repo.scopedDevices(db, a.scope).selectAll().where('id', 'in', ids).where('project_id', '=', p.id).execute();
+      const devices = await deps.devices.scopedDevices(a.scope).selectAll().where('id', 'in', ids).where('project_id', '=', p.id).execute();
       const found = new Set(devices.map((d) => d.id));
       const missing = ids.find((id) => !found.has(id));
       if (missing !== undefined) throw invalid(`设备 ${missing} 不存在或不属于该项目`, ['deviceIds']);

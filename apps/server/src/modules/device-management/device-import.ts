@@ -1,12 +1,10 @@
 import { DEVICE_TYPES, deviceCodeSchema, type DeviceImportResult, type DeviceTypeDef } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
-import type { Scope } from '../../lib/scope.ts';
-import type { AuthUser } from '../../types.ts';
-import { hashSecret, newSecret } from '../devices/credentials.ts';
-import type { ProjectService } from '../projects/service.ts';
-import { RowErrors, type SheetRow } from '../imports/excel-io.ts';
-import { IMPORT_MODELS } from '../imports/models.ts';
-import { GATEWAY_TYPES } from './service.ts';
+import type { Actor } from '../../lib/scope.ts';
+import { GATEWAY_TYPES, hashSecret, newSecret, type DeviceService } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { RowErrors, type SheetRow } from '../imports/index.ts';
+import { IMPORT_MODELS } from '../imports/index.ts';
 
 const SEP = '\u0001';
 
@@ -21,7 +19,7 @@ function typeOf(v: string, gateways: boolean): DeviceTypeDef | undefined {
  * name, and for wired devices optionally the gateway they hang on. Every row is checked first; then all devices are
  * written in one transaction with fresh secrets, returned this once.
  */
-export async function importDevices(deps: { db: Db; projects: ProjectService }, user: AuthUser, scope: Scope, projectId: number,
+export async function importDevices(deps: { db: Db; projects: ProjectService; devices: DeviceService }, { user, scope }: Actor, projectId: number,
   kind: 'areaDevice' | 'gateway', rows: SheetRow[]): Promise<DeviceImportResult> {
   const { db, projects } = deps;
   const project = await projects.project(scope, projectId);
@@ -39,7 +37,7 @@ export async function importDevices(deps: { db: Db; projects: ProjectService }, 
     }
   };
   walk(tree, null);
-  const gateways = new Map((await db.selectFrom('device').select(['id', 'device_code']).where('project_id', '=', project.id)
+  const gateways = new Map((await deps.devices.scopedDevices(scope).select(['id', 'device_code']).where('project_id', '=', project.id)
     .where('device_type', 'in', [...GATEWAY_TYPES]).execute()).map((g) => [g.device_code, g.id]));
 
   const errors = new RowErrors();
@@ -79,7 +77,7 @@ export async function importDevices(deps: { db: Db; projects: ProjectService }, 
   // Codes are unique across the platform: a code in use anywhere is refused (without saying where).
   const codes = planned.map((p) => p.code);
   for (let i = 0; i < codes.length; i += 1000) {
-    const taken = await db.selectFrom('device').select('device_code').where('device_code', 'in', codes.slice(i, i + 1000)).execute();
+    const taken = await deps.devices.codesTaken(codes.slice(i, i + 1000));
     const takenSet = new Set(taken.map((t) => t.device_code));
     for (const p of planned) if (takenSet.has(p.code)) errors.add(p.row, title('deviceCode'), `设备编号 ${p.code} 已存在`);
   }
@@ -97,10 +95,10 @@ export async function importDevices(deps: { db: Db; projects: ProjectService }, 
     };
   });
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < values.length; i += 300) await trx.insertInto('device').values(values.slice(i, i + 300)).execute();
+    await deps.devices.insertDevices(trx, values);
     const ids = new Map<string, number>();
     for (let i = 0; i < codes.length; i += 1000) {
-      for (const r of await trx.selectFrom('device').select(['id', 'device_code']).where('device_code', 'in', codes.slice(i, i + 1000)).execute()) ids.set(r.device_code, r.id);
+      for (const r of await deps.devices.idsOfCodes(trx, codes.slice(i, i + 1000))) ids.set(r.device_code, r.id);
     }
     const records = planned.map((p) => ({
       tenant_id: project.tenant_id, project_id: project.id, device_id: ids.get(p.code)!, device_type: p.type, action: 'import',

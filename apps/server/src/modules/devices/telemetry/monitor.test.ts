@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { connectDevice, createTestDevice, tryConnect, upPayload } from '../devices/test-fixtures.ts';
+import { createTenantWithProject, startTestKelvin, type TestClient } from '../../../test/harness.ts';
+import { connectDevice, createTestDevice, tryConnect, upPayload } from '../test-fixtures.ts';
 
 let k: TestClient;
 let a: Awaited<ReturnType<typeof createTenantWithProject>>;

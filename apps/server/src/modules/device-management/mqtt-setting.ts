@@ -2,13 +2,13 @@ import { deviceTopic, type MqttSettingView } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import type { Scope } from '../../lib/scope.ts';
 import type { MqttHub } from '../../plugins/mqtt.ts';
-import type { ProjectService } from '../projects/service.ts';
-import type { Actor } from './service.ts';
+import type { ProjectService } from '../projects/index.ts';
+import type { Actor } from '../../lib/scope.ts';
 
 /**
  * mqttSetting_n: what an installer loads into a device — the broker address devices reach (the server cannot know
  * its public name, so the operator sets it per project), the port and TLS, the topics; credentials per device are
- * re-issued through the device-admin service.
+ * re-issued through the device core.
  */
 export function createMqttSettingService(deps: { db: Db; projects: ProjectService; mqtt: MqttHub | null; mqttUrl?: string }) {
   const { db } = deps;

@@ -7,7 +7,7 @@ import type { Db } from '../../db/index.ts';
 import type { DeviceCommandTable } from '../../db/schema.ts';
 import type { MqttHub } from '../../plugins/mqtt.ts';
 import type { LiveHub } from '../../plugins/live.ts';
-import type { AckMessage } from '../telemetry/parse.ts';
+import type { AckMessage } from './telemetry/parse.ts';
 
 type CommandRow = Selectable<DeviceCommandTable>;
 
@@ -23,10 +23,22 @@ export interface CommandTarget {
   onlineUntil: number | null;
 }
 
-export interface Actor {
+/** Who a command is recorded under: a user, or the system (a schedule, the prepaid loop) with a name of its own. */
+export interface CommandIssuer {
   userId: number | null;
   username: string | null;
 }
+
+/** How a command ended. */
+export interface CommandOutcome {
+  commandId: number;
+  status: Extract<CommandStatus, 'acked' | 'rejected' | 'expired'>;
+  error: string | null;
+}
+
+const FINISHED = new Set<string>(['acked', 'rejected', 'expired']);
+/** A waiter also reads the row this often: the acknowledgement may arrive through another server process. */
+const OUTCOME_POLL_MS = 1000;
 
 export type CommandInput = { fieldCode: string; value: FieldValue } | { action: DeviceAction };
 
@@ -91,7 +103,23 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
     return justHeard || ((t.onlineUntil ?? 0) > Date.now() && !DEVICE_TYPE_BY_CODE.get(t.deviceType)?.sleeps);
   }
 
+  const waiters = new Map<number, Set<(o: CommandOutcome) => void>>();
+  const finishedListeners: ((o: CommandOutcome & { deviceId: number; projectId: number; tenantId: number }) => void)[] = [];
+
   function emit(rows: Pick<CommandRow, 'id' | 'device_id' | 'project_id' | 'tenant_id' | 'status' | 'error'>[]) {
+    for (const r of rows) {
+      if (!FINISHED.has(r.status)) continue;
+      const outcome = { commandId: r.id, status: r.status as CommandOutcome['status'], error: r.error };
+      for (const resolve of waiters.get(r.id) ?? []) resolve(outcome);
+      waiters.delete(r.id);
+      for (const l of finishedListeners) {
+        try {
+          l({ ...outcome, deviceId: r.device_id, projectId: r.project_id, tenantId: r.tenant_id });
+        } catch (err) {
+          deps.onError(err);
+        }
+      }
+    }
     if (!rows.length || !live.wanted()) return;
     live.publish(rows.map((r) => ({
       kind: 'command' as const,
@@ -176,9 +204,60 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
     await clearPendingFlags([deviceId], startedAt);
   }
 
+  async function finishedRow(commandId: number): Promise<CommandOutcome | null> {
+    const row = await db.selectFrom('device_command').select(['id', 'status', 'error']).where('id', '=', commandId).executeTakeFirst();
+    if (!row) return null;
+    return FINISHED.has(row.status) ? { commandId: row.id, status: row.status as CommandOutcome['status'], error: row.error } : null;
+  }
+
   return {
+    /**
+     * How a command ends (acked, rejected or expired): resolves at once when this process sees it finish, and by a
+     * read every second otherwise. `timeoutMs` bounds the wait (null: still open then); the command's own TTL ends it
+     * as expired in any case.
+     */
+    async awaitOutcome(commandId: number, opts: { timeoutMs: number; signal?: { aborted: boolean } }): Promise<CommandOutcome | null> {
+      const deadline = Date.now() + opts.timeoutMs;
+      let resolveEvent!: (o: CommandOutcome) => void;
+      const event = new Promise<CommandOutcome>((r) => (resolveEvent = r));
+      let set = waiters.get(commandId);
+      if (!set) waiters.set(commandId, (set = new Set()));
+      set.add(resolveEvent);
+      try {
+        for (;;) {
+          const done = await finishedRow(commandId);
+          if (done) return done;
+          const left = deadline - Date.now();
+          if (left <= 0 || opts.signal?.aborted) return null;
+          let timer: NodeJS.Timeout | undefined;
+          const tick = new Promise<null>((r) => (timer = setTimeout(() => r(null), Math.min(left, OUTCOME_POLL_MS))));
+          const hit = await Promise.race([event, tick]);
+          clearTimeout(timer);
+          if (hit) return hit;
+        }
+      } finally {
+        set.delete(resolveEvent);
+        if (!set.size) waiters.delete(commandId);
+      }
+    },
+
+    /** Called in this process whenever a command finishes (acked, rejected, expired). */
+    onFinished(listener: (o: CommandOutcome & { deviceId: number; projectId: number; tenantId: number }) => void) {
+      finishedListeners.push(listener);
+    },
+
+    /** A command row by id (null when there is none). */
+    async byId(commandId: number) {
+      return (await db.selectFrom('device_command').selectAll().where('id', '=', commandId).executeTakeFirst()) ?? null;
+    },
+
+    /** The commands still waiting for a device, newest first. */
+    openOf(deviceId: number) {
+      return db.selectFrom('device_command').selectAll().where('device_id', '=', deviceId).where('status', 'in', OPEN).orderBy('id', 'desc').limit(50).execute();
+    },
+
     /** Creates the command (and its operation log row) and sends it now if the device is reachable. */
-    async create(target: CommandTarget, input: CommandInput, actor: Actor, ttlSeconds?: number): Promise<CommandView> {
+    async create(target: CommandTarget, input: CommandInput, issuer: CommandIssuer, ttlSeconds?: number): Promise<CommandView> {
       const now = Date.now();
       const sleeps = DEVICE_TYPE_BY_CODE.get(target.deviceType)?.sleeps;
       const ttl = ttlSeconds !== undefined ? ttlSeconds * 1000 : sleeps ? SLEEPER_TTL_MS : DEFAULT_TTL_MS;
@@ -188,13 +267,13 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
       const row = await db.transaction().execute(async (trx) => {
         const cmd = await trx.insertInto('device_command').values({
           tenant_id: target.tenantId, project_id: target.projectId, device_id: target.id, ...values,
-          status: 'pending', error: null, user_id: actor.userId, username: actor.username,
+          status: 'pending', error: null, user_id: issuer.userId, username: issuer.username,
           created_at: now, sent_at: null, finished_at: null, expires_at: now + ttl,
         }).returningAll().executeTakeFirstOrThrow();
         await trx.insertInto('device_operation_log').values({
           tenant_id: target.tenantId, project_id: target.projectId, device_id: target.id, device_code: target.deviceCode,
-          device_name: target.deviceName, device_type: target.deviceType, command_id: cmd.id, user_id: actor.userId,
-          username: actor.username, operation: 'action' in input ? '设备操作' : '写入参数',
+          device_name: target.deviceName, device_type: target.deviceType, command_id: cmd.id, user_id: issuer.userId,
+          username: issuer.username, operation: 'action' in input ? '设备操作' : '写入参数',
           detail: describeCommand(target.deviceType, cmd).slice(0, 200), result: COMMAND_STATUS_LABELS.pending, at: now,
         }).execute();
         await trx.updateTable('device').set({ command_pending_at: now }).where('id', '=', target.id).execute();

@@ -3,12 +3,13 @@ import type { Db } from '../../db/index.ts';
 import { conflict } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { ProjectService } from '../projects/service.ts';
+import type { DeviceService } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
 import * as repo from './repository.ts';
-import { CELLULAR_TYPES, type DeviceAdminService } from './service.ts';
+import { CELLULAR_TYPES, type DeviceManagementService } from './service.ts';
 
 /** deviceCardInfoList: the SIM card of each 4G device (ICCID, carrier, package end, data used). */
-export function createDeviceCardService(deps: { db: Db; projects: ProjectService; admin: DeviceAdminService }) {
+export function createDeviceCardService(deps: { db: Db; projects: ProjectService; admin: DeviceManagementService; devices: DeviceService }) {
   const { db } = deps;
 
   /** One ICCID belongs to one device of the tenant. */
@@ -23,7 +24,7 @@ export function createDeviceCardService(deps: { db: Db; projects: ProjectService
 
     async list(scope: Scope, q: { projectId: number; keyword?: string; packageLimitDays?: number; hasCard?: '0' | '1'; pageNo: number; pageSize: number }) {
       const p = await deps.projects.project(scope, q.projectId);
-      let query = repo.scopedDevices(db, scope).selectAll().where('project_id', '=', p.id).where('device_type', 'in', CELLULAR_TYPES);
+      let query = deps.devices.scopedDevices(scope).selectAll().where('project_id', '=', p.id).where('device_type', 'in', CELLULAR_TYPES);
       const cardsOfTenant = db.selectFrom('device_card').select('device_code').where('tenant_id', '=', p.tenant_id);
       if (q.hasCard) query = query.where('device_code', q.hasCard === '1' ? 'in' : 'not in', cardsOfTenant);
       if (q.packageLimitDays !== undefined) {

@@ -1,0 +1,82 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { VERSION } from '@kelvin/contracts/version';
+import type { KelvinConfig } from '../../config.ts';
+import { sqliteFileOf, type Db } from '../../db/index.ts';
+import type { LiveHub } from '../../plugins/live.ts';
+import type { MqttHub } from '../../plugins/mqtt.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { commandRoutes } from './command-routes.ts';
+import { createCommandService, type CommandInput, type CommandIssuer, type CommandTarget } from './commands.ts';
+import { createDeviceDirectory } from './directory.ts';
+import { deviceRoutes } from './routes.ts';
+import { createDeviceService } from './service.ts';
+import { createIngest, type ReportListener } from './telemetry/ingest.ts';
+import { postgresSink, sqliteSink } from './telemetry/sinks.ts';
+import { telemetryRoutes } from './telemetry/routes.ts';
+import { createTelemetryService } from './telemetry/service.ts';
+
+export type { CommandInput, CommandIssuer, CommandOutcome, CommandTarget } from './commands.ts';
+export { toCommandView } from './commands.ts';
+export type { DeviceDbRow, DevicePatch, NewDevice } from './repository.ts';
+export type { DeviceService } from './service.ts';
+export { GATEWAY_TYPES, canControl, canView, randomDeviceCode } from './service.ts';
+export type { ReportListener } from './telemetry/ingest.ts';
+export { hashSecret, newSecret, simulatorKey, simulatorSecret } from './credentials.ts';
+
+/**
+ * The device core: the one owner of devices, their latest state and history, commands and the device operation
+ * log. Ingest (MQTT → batch writer → state, history), commands (issue → MQTT → ack → live update), device reads and
+ * writes are all here; other modules (device management, factory test, the scheduler, billing) come in through
+ * this object only.
+ */
+export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqtt: MqttHub | null; live: LiveHub; projects: ProjectService; log: FastifyBaseLogger }) {
+  const { db, config, mqtt, live, log } = deps;
+  const startedAt = Date.now();
+  const onError = (err: unknown) => log.error({ err }, 'devices');
+  const directory = createDeviceDirectory(db);
+  const commands = createCommandService({ db, mqtt, live, onError });
+  const sink = config.databaseUrl?.startsWith('postgres') ? postgresSink(db) : sqliteSink(sqliteFileOf(config.dataDir));
+  const ingest = createIngest({ db, sink, directory, commands, live, onError });
+  const devices = createDeviceService({ db, projects: deps.projects, directory, commands, mqtt });
+  const telemetry = createTelemetryService(db);
+  mqtt?.setHandlers(ingest.handlers);
+  commands.start();
+
+  return {
+    /** device reads (scoped), device writes for the consumers, credentials, the operation log */
+    devices,
+    telemetry,
+    ingest,
+    directory,
+    commands,
+
+    /**
+     * Issues a command to a device (validated by the caller against the registry), recorded in the operation log
+     * under `issuer`; `ttl` (seconds) bounds how long it waits for an offline device. Await its end with
+     * `awaitOutcome`.
+     */
+    issueCommand: (target: CommandTarget, input: CommandInput, issuer: CommandIssuer, opts: { ttl?: number } = {}) =>
+      commands.create(target, input, issuer, opts.ttl),
+    awaitOutcome: commands.awaitOutcome,
+    /** "a command finished" (acked, rejected, expired), in this process */
+    onCommandFinished: commands.onFinished,
+    /** "a report arrived": called after each committed ingest batch, one call per device report */
+    onReport: (listener: ReportListener) => ingest.onReport(listener),
+
+    async routes(app: FastifyInstance) {
+      await app.register(deviceRoutes, { devices });
+      await app.register(telemetryRoutes, { devices, telemetry, mqtt, external: !!config.mqttUrl, startedAt, version: VERSION });
+      await app.register(commandRoutes, { devices, commands, projects: deps.projects });
+    },
+
+    /** Shuts the core down with the broker: nothing acknowledged is lost (the writer drains before and after). */
+    async close() {
+      commands.stop();
+      await ingest.writer.flush();
+      await mqtt?.close();
+      await ingest.writer.close();
+    },
+  };
+}
+
+export type DeviceCore = Awaited<ReturnType<typeof createDeviceCore>>;

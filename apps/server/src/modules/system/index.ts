@@ -1,0 +1,3 @@
+/** System settings: parameters, holidays, SMS (templates, records, provider). */
+export { createSystemServices } from './service.ts';
+export { systemRoutes, type SystemServices } from './routes.ts';
