@@ -21,7 +21,7 @@ import { startSimulator, type Simulator } from './simulator/runner.ts';
 import { authRoutes, createAuthService, loadSigningKey } from './modules/auth/index.ts';
 import { createProjectFileService, createProjectService, projectRoutes } from './modules/projects/index.ts';
 import { adminRoutes, createAdminServices } from './modules/admin/index.ts';
-import { createSystemServices, systemRoutes } from './modules/system/index.ts';
+import { createSystemServices, removeTenantSettings, systemRoutes } from './modules/system/index.ts';
 import { createImportService, importRoutes } from './modules/imports/index.ts';
 import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
@@ -77,6 +77,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
+  adminServices.tenants.registerCleanup(removeTenantSettings);
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
   projects.registerHolding({ what: '台设备', count: (areaId) => devices.devices.devicesOnArea(areaId) });
   projects.registerStats(async (projectIds) => {

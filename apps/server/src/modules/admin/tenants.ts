@@ -28,7 +28,11 @@ function toDto(t: TenantRow, userCount: number): TenantDto {
 }
 
 /** Tenants (operator companies): platform administrators only. */
+/** What another module keeps per tenant and removes with it, inside the deleting transaction. */
+export type TenantCleanup = (trx: Db, tenantId: number) => Promise<void>;
+
 export function createTenantService(db: Db, projects: ProjectService) {
+  const cleanups: TenantCleanup[] = [];
   async function userCounts(ids: number[]): Promise<Map<number, number>> {
     if (!ids.length) return new Map();
     const rows = await db.selectFrom('app_user').select(['tenant_id', (eb) => eb.fn.countAll<number>().as('n')])
@@ -49,6 +53,10 @@ export function createTenantService(db: Db, projects: ProjectService) {
   }
 
   return {
+    registerCleanup(cleanup: TenantCleanup) {
+      cleanups.push(cleanup);
+    },
+
     get,
 
     async page(actor: Actor, q: TenantQuery) {
@@ -61,7 +69,11 @@ export function createTenantService(db: Db, projects: ProjectService) {
       if (q.enabled) query = query.where('enabled', '=', Number(q.enabled));
       const page = await paginate(query.selectAll(), q, (b) => b.orderBy('id'));
       const counts = await userCounts(page.rows.map((r) => r.id));
-      return { total: page.total, rows: page.rows.map((r) => toDto(r, counts.get(r.id) ?? 0)) };
+      return {
+    registerCleanup(cleanup: TenantCleanup) {
+      cleanups.push(cleanup);
+    },
+ total: page.total, rows: page.rows.map((r) => toDto(r, counts.get(r.id) ?? 0)) };
     },
 
     async create(actor: Actor, body: TenantCreate) {
@@ -139,10 +151,7 @@ export function createTenantService(db: Db, projects: ProjectService) {
         }
         await trx.deleteFrom('role').where('tenant_id', '=', id).execute();
         await trx.deleteFrom('group_type').where('tenant_id', '=', id).execute();
-        await trx.deleteFrom('sms_template').where('tenant_id', '=', id).execute();
-        await trx.deleteFrom('sms_setting').where('tenant_id', '=', id).execute();
-        await trx.deleteFrom('system_param').where('tenant_id', '=', id).execute();
-        await trx.deleteFrom('holiday').where('tenant_id', '=', id).execute();
+        for (const cleanup of cleanups) await cleanup(trx, id);
         await trx.deleteFrom('tenant').where('id', '=', id).execute();
       });
     },

@@ -4,7 +4,7 @@ import type { AppUserTable } from '../../db/schema.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { ProjectService } from '../projects/index.ts';
-import { hashPassword, verifyPassword } from '../auth/index.ts';
+import { hashPassword, verifyPassword, deleteUserSessions, revokeUserSessions } from '../auth/index.ts';
 import {
   assertDominatesUser, assertGrantable, assertSameTenant, assertVisible, codesOfRoles, denied, flag, listTenant, targetTenant, uniqueOr, type Actor,
 } from './actor.ts';
@@ -83,11 +83,7 @@ export function createUserService(db: Db, projects: ProjectService) {
     if (allProjects && !actor.user.allProjects) throw denied('不能授予全部项目权限：您自己只能访问部分项目');
   }
 
-  async function revokeSessions(userId: number, exceptSessionId?: string) {
-    let q = db.updateTable('session').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-    if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
-    await q.execute();
-  }
+  const revokeSessions = (userId: number, exceptSessionId?: string) => revokeUserSessions(db, userId, exceptSessionId);
 
   return {
     get,
@@ -169,7 +165,7 @@ export function createUserService(db: Db, projects: ProjectService) {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('user_role').where('user_id', '=', id).execute();
         await trx.deleteFrom('user_project').where('user_id', '=', id).execute();
-        await trx.deleteFrom('session').where('user_id', '=', id).execute();
+        await deleteUserSessions(trx, id);
         await trx.deleteFrom('app_user').where('id', '=', id).execute();
       });
     },

@@ -3,3 +3,4 @@ export { createAuthService, type AuthService } from './service.ts';
 export { loadSigningKey } from './tokens.ts';
 export { authRoutes } from './routes.ts';
 export { hashPassword, randomPassword, verifyPassword } from './passwords.ts';
+export { deleteUserSessions, revokeUserSessions } from './repository.ts';

@@ -61,6 +61,17 @@ export async function revokeSession(db: Db, sessionId: string, at: number) {
   await db.updateTable('session').set({ revoked_at: at }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
+/** Every open session of a user ends (disabled, password reset, roles changed), but perhaps the caller's own. */
+export async function revokeUserSessions(db: Db, userId: number, exceptSessionId?: string) {
+  let q = db.updateTable('session').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
+  await q.execute();
+}
+
+export async function deleteUserSessions(db: Db, userId: number) {
+  await db.deleteFrom('session').where('user_id', '=', userId).execute();
+}
+
 export async function countRecentFailures(db: Db, scope: 'account' | 'ip', key: string, since: number): Promise<number> {
   const row = await db
     .selectFrom('login_attempt')

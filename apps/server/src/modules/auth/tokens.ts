@@ -1,16 +1,11 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Db } from '../../db/index.ts';
+import { storedSecret } from '../../db/secrets.ts';
 
 /** The JWT signing key lives in the database so every server process shares it. */
 export async function loadSigningKey(db: Db): Promise<Uint8Array> {
-  const row = await db.selectFrom('secret').select('value').where('key', '=', 'jwt').executeTakeFirst();
-  let value = row?.value;
-  if (!value) {
-    value = crypto.randomBytes(48).toString('base64');
-    await db.insertInto('secret').values({ key: 'jwt', value }).onConflict((oc) => oc.doNothing()).execute();
-    value = (await db.selectFrom('secret').select('value').where('key', '=', 'jwt').executeTakeFirstOrThrow()).value;
-  }
+  const value = await storedSecret(db, 'jwt', () => crypto.randomBytes(48).toString('base64'));
   const key = Buffer.from(value, 'base64');
   if (key.length < 32) throw new Error('签名密钥过短或为空，拒绝启动');
   return new Uint8Array(key);

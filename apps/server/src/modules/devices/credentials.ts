@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../db/index.ts';
+import { storedSecret } from '../../db/secrets.ts';
 
 /** A device secret: 32 random bytes, base64url. Shown to the operator once; only its hash is stored. */
 export function newSecret(): string {
@@ -24,12 +25,7 @@ const SIM_KEY = 'simulator_device_key';
  * in-process simulator and `./kelvin simulate` in another process both find it. Device rows keep only the hash.
  */
 export async function simulatorKey(db: Db): Promise<Buffer> {
-  const row = await db.selectFrom('secret').select('value').where('key', '=', SIM_KEY).executeTakeFirst();
-  if (row) return Buffer.from(row.value, 'hex');
-  const value = crypto.randomBytes(32).toString('hex');
-  await db.insertInto('secret').values({ key: SIM_KEY, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
-  const stored = await db.selectFrom('secret').select('value').where('key', '=', SIM_KEY).executeTakeFirstOrThrow();
-  return Buffer.from(stored.value, 'hex');
+  return Buffer.from(await storedSecret(db, SIM_KEY, () => crypto.randomBytes(32).toString('hex')), 'hex');
 }
 
 export function simulatorSecret(key: Buffer, deviceCode: string): string {

@@ -1,3 +1,3 @@
 /** System settings: parameters, holidays, SMS (templates, records, provider). */
-export { createSystemServices } from './service.ts';
+export { createSystemServices, removeTenantSettings } from './service.ts';
 export { systemRoutes, type SystemServices } from './routes.ts';

@@ -8,6 +8,11 @@ import { createSmsService } from './sms.ts';
 import { smsProviderFromConfig, type SmsProvider } from './sms-provider.ts';
 
 /** `provider` overrides the configured SMS provider (tests plug a fake one in). */
+/** A deleted tenant's settings go with it: SMS templates and settings, parameters, holidays. */
+export async function removeTenantSettings(trx: Db, tenantId: number) {
+  for (const table of ['sms_template', 'sms_setting', 'system_param', 'holiday'] as const) await trx.deleteFrom(table).where('tenant_id', '=', tenantId).execute();
+}
+
 export function createSystemServices(db: Db, projects: ProjectService, sms: SmsConfig | undefined, provider?: SmsProvider): SystemServices {
   return {
     params: createSystemParamService(db),
