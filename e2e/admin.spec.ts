@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { adminUser, baseUrl, login, shot, watchConsole } from './helpers';
 
 /**
- * Issue 4's journey: the platform administrator creates a tenant, a role in it with a few menus, and a user in that
+ * The administration journey: the platform administrator creates a tenant, a role in it with a few menus, and a user in that
  * role; the user logs in and sees exactly those menus; the administrator removes a menu from the role and the user
  * loses it on the next navigation.
  */

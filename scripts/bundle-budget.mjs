@@ -1,4 +1,4 @@
-// Bundle budget (issue 2): the JS the login page and the shell load ≤ 250 KiB gzipped; every route chunk ≤ 150 KiB.
+// Bundle budget: the JS the login page and the shell load ≤ 250 KiB gzipped; every route chunk ≤ 150 KiB.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';

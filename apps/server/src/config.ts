@@ -18,7 +18,7 @@ const envSchema = z.object({
   KELVIN_DEMO: z.enum(['on', 'off']).default('off'),
   KELVIN_WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // SMS (issue 4): 'record' keeps every message in the SMS record list only; 'aliyun' sends through Aliyun SMS.
+  // SMS: 'record' keeps every message in the SMS record list only; 'aliyun' sends through Aliyun SMS.
   SMS_PROVIDER: z.enum(['record', 'aliyun']).default('record'),
   SMS_ALIYUN_ACCESS_KEY_ID: z.string().optional(),
   SMS_ALIYUN_ACCESS_KEY_SECRET: z.string().optional(),

@@ -4,7 +4,7 @@ import { pageQuery } from './common.ts';
 import { PLATFORM_ONLY_MENUS } from './menus.ts';
 
 /**
- * Administration (issue 4): tenants, users, roles (groups) and group types, menus and elements, the gate log and
+ * Administration: tenants, users, roles (groups) and group types, menus and elements, the gate log and
  * the password rules. The server validates with these schemas and the web forms use the same ones.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { deviceCodeSchema, deviceTypeCode, type DeviceCredentials, type DeviceRow, type FieldValue } from './device.ts';
 
-/** Device management of issue 5 (deviceList_n, 4G devices, storage, groups, batchpara, SIM cards, replacement). */
+/** Device management (deviceList_n, 4G devices, storage, groups, batchpara, SIM cards, replacement). */
 
 const id = (what: string) => z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`);
 const deviceName = z.string({ error: '请输入设备名称' }).trim().min(1, '请输入设备名称').max(64, '设备名称最多 64 个字符');

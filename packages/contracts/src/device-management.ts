@@ -6,7 +6,7 @@ import type { DeviceAction, DeviceTypeDef, FieldDef } from './device-types.ts';
 import { deviceTypeCode, type DeviceRow } from './device.ts';
 
 /**
- * Device-management screens of issue 5 beyond device CRUD: online statistics (deviceOnline_n), server address
+ * Device-management screens beyond device CRUD: online statistics (deviceOnline_n), server address
  * changes (dodifyDeviceIP_n), MQTT access settings (mqttSetting_n) and the factory test bench (test-equipment pages).
  */
 

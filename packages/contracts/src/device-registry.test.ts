@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MENUS, MENU_BY_CODE } from './menus.ts';
 import {
-  DEVICE_TYPES, DEVICE_TYPE_BY_CODE, allowedRange, deviceTypesForProjectType, fieldDisplay, fieldOf, validateFieldWrite,
+  DEVICE_TYPES, DEVICE_TYPE_BY_CODE, allowedRange, deviceTypeName, deviceTypesForProjectType, fieldDisplay, fieldOf, validateFieldWrite,
 } from './device-registry.ts';
 import { PROJECT_TYPES } from './area.ts';
 
@@ -137,5 +137,12 @@ describe('validateFieldWrite', () => {
   it('allowedRange phrases each kind', () => {
     expect(allowedRange(fieldOf('device20000', 'f00')!)).toBe('0（关机）、1（开机）');
     expect(allowedRange(fieldOf('balanceValve', 'f80')!)).toBe('0～100%');
+  });
+});
+
+describe('a new device type', () => {
+  it('takes its name from its menu row, and without one the error says what to add and where', () => {
+    expect(deviceTypeName('device20020')).toBe('地暖温控器');
+    expect(() => deviceTypeName('device99999', () => undefined)).toThrow(/menus\.ts.*deviceTypes.*\['device99999', '中文名称', MONITOR\]/);
   });
 });

@@ -313,9 +313,21 @@ const EXTRA_NAMES: Record<string, string> = { gateway: '网关', manager: '管�
 /** Gateways and managers serve every project type. */
 const EVERY_PROJECT = new Set(['gateway', 'manager']);
 
+/**
+ * A device type's Chinese name is the title of its monitor page in the menu tree (one source for the sidebar, the
+ * route and the registry). A new type therefore needs its menu row too; the error says exactly which.
+ */
+export function deviceTypeName(code: string, menuTitle: (code: string) => string | undefined = (c) => MENU_BY_CODE.get(c)?.title): string {
+  const name = menuTitle(code) ?? EXTRA_NAMES[code];
+  if (!name) {
+    throw new Error(`设备类型 ${code} 没有菜单标题：请在 packages/contracts/src/menus.ts 的「设备类型监控」(deviceTypes) 目录下加一行 `
+      + `['${code}', '中文名称', MONITOR]（只属于某些项目类型时加 { projectTypes: [...] }），页面与侧栏随之生成`);
+  }
+  return name;
+}
+
 export const DEVICE_TYPES: readonly DeviceTypeDef[] = Object.entries(ENTRIES).map(([code, e]) => {
-  const name = MENU_BY_CODE.get(code)?.title ?? EXTRA_NAMES[code];
-  if (!name) throw new Error(`device type ${code} has no menu title`);
+  const name = deviceTypeName(code);
   return {
     code,
     name,

@@ -3,7 +3,7 @@ import { pageQuery } from './common.ts';
 import { DEVICE_TYPE_CODES } from './device-registry.ts';
 import type { DeviceAction } from './device-types.ts';
 
-/** Device API contracts (issue 3): shared by the server routes and the web screens. */
+/** Device API contracts: shared by the server routes and the web screens. */
 
 const positiveId = (what: string) =>
   z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`);

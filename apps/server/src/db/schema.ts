@@ -205,7 +205,7 @@ export interface HolidayTable {
   created_at: Millis;
 }
 
-/** Tables of 002-devices (issue 3). */
+/** Tables of 002-devices. */
 export interface DeviceTable {
   id: Generated<number>;
   tenant_id: number;
@@ -274,7 +274,7 @@ export interface IngestRejectTable {
   at: Millis;
 }
 
-/** Device management of 004-projects (issue 5). */
+/** Device management of 004-projects. */
 export interface DeviceGroupTable { id: Generated<number>; tenant_id: number; project_id: number; name: string; remark: string | null; created_at: Millis }
 export interface DeviceGroupMemberTable { group_id: number; device_id: number }
 export interface DeviceBindRecordTable {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { bigint, dialectOf, notNull, withId } from '../dialect.ts';
 
-/** Devices, their latest state and history, commands, the device operation log and ingest counters (issue 3). */
+/** Devices, their latest state and history, commands, the device operation log and ingest counters. */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { bigint, notNull, withId } from '../dialect.ts';
 
-/** Administration and system settings (issue 4): group types, leaders, tenant logo, SMS, system parameters, holidays. */
+/** Administration and system settings: group types, leaders, tenant logo, SMS, system parameters, holidays. */
 export async function up(db: Kysely<any>): Promise<void> {
   // Group types of tenant 0 with builtin = 1 are shared by every tenant; tenants add their own.
   await withId(db, db.schema.createTable('group_type'))

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { bigint, notNull, withId } from '../dialect.ts';
 
-/** Projects and areas (issue 5): project contact details, project files; device groups, replacement records, stock and SIM cards. */
+/** Projects and areas: project contact details, project files; device groups, replacement records, stock and SIM cards. */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('area').addColumn('contact', 'varchar(50)').execute();
   await db.schema.alterTable('area').addColumn('phone', 'varchar(32)').execute();

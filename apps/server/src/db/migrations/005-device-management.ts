@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { bigint, notNull, withId } from '../dialect.ts';
 
 /**
- * Device management screens of issue 5: server address change requests (dodifyDeviceIP_n), the MQTT address
+ * Device management screens: server address change requests (dodifyDeviceIP_n), the MQTT address
  * installers load into devices (mqttSetting_n), and factory bench runs with their steps (test-equipment pages).
  */
 export async function up(db: Kysely<any>): Promise<void> {

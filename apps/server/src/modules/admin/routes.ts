@@ -28,7 +28,7 @@ export interface AdminServices {
 const tenantQueryParam = z.object({ tenantId: tenantFilter });
 
 /**
- * The AG-Admin shape the console expects (issue 4): `/api/admin/{entity}` with POST create, GET/PUT/DELETE `/{id}`
+ * The AG-Admin shape the console expects: `/api/admin/{entity}` with POST create, GET/PUT/DELETE `/{id}`
  * and GET `/page` → `{ total, rows }`, each guarded by the screen's element code; plus the tree, authority, member,
  * password and gate-log endpoints the screens need.
  */

@@ -4,7 +4,7 @@ import { startTestKelvin, type TestClient } from '../../test/harness.ts';
 import { apiOf, download, snapshot, tenantWithAdmin, userWith, xlsxText, type TenantFixture } from './fixtures.ts';
 
 /**
- * Issue 4's rules, table-driven over every admin and system endpoint: a user without the element code gets 40301,
+ * The administration rules, table-driven over every admin and system endpoint: a user without the element code gets 40301,
  * a user of another tenant gets 40400 for the other tenant's objects and never sees its rows in lists, trees or
  * exports, platform-only endpoints refuse every tenant user, and a refused call changes nothing. Each row also
  * runs as the owning administrator, so a row cannot pass because the endpoint is broken.

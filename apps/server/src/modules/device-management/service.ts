@@ -30,7 +30,7 @@ export function toCard(c: CardRow, now = Date.now()): DeviceCard {
 }
 
 /**
- * Device management (issue 5): placing devices in rooms, moving, disabling, deleting, storage (devices of a project
+ * Device management: placing devices in rooms, moving, disabling, deleting, storage (devices of a project
  * not installed anywhere), replacement of the hardware behind a device, SIM cards, and the bind record of every
  * such change. Reads and checks go through the devices service; this module writes what device management owns.
  */

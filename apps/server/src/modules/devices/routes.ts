@@ -8,7 +8,7 @@ import type { DeviceService } from './service.ts';
 
 const areaId = (what: string) => z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`);
 
-/** Device reads of spec §7.3 under /api/v1/device/ (issue 3 contract: devicelist rows keep their shape). */
+/** Device reads of spec §7.3 under /api/v1/device/ (devicelist rows keep the shape the screens and integrations rely on). */
 export async function deviceRoutes(app: FastifyInstance, opts: { devices: DeviceService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { devices } = opts;

@@ -303,7 +303,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
 
     /**
      * Creates a device in an area of a visible project with fresh credentials (returned once). Device management
-     * screens (issue 5) and the simulator's provisioning use this.
+     * screens and the simulator's provisioning use this.
      */
     async create({ user, scope }: Actor, input: { deviceType: string; areaId: number; deviceName?: string; deviceCode?: string; gatewayId?: number | null }) {
       const def = DEVICE_TYPE_BY_CODE.get(input.deviceType);

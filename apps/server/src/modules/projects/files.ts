@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { ProjectFile } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
-import type { Scope } from '../../lib/scope.ts';
+import { scoped, type Scope } from '../../lib/scope.ts';
 import type { ProjectService } from './service.ts';
 
 type FileRow = { id: number; tenant_id: number; project_id: number; name: string; stored_name: string; size: number; mime: string; uploaded_by: string | null; created_at: number };
@@ -28,9 +28,7 @@ export function createProjectFileService(db: Db, projects: ProjectService, dataD
   const storedPath = (r: Pick<FileRow, 'tenant_id' | 'stored_name'>) => path.join(root, String(r.tenant_id), r.stored_name);
 
   async function file(scope: Scope, fileId: number): Promise<FileRow> {
-    let q = db.selectFrom('project_file').selectAll().where('id', '=', fileId);
-    if (!scope.isPlatform) q = q.where('tenant_id', '=', scope.tenantId);
-    const row = await q.executeTakeFirst();
+    const row = await scoped(db.selectFrom('project_file').selectAll().where('id', '=', fileId), scope).executeTakeFirst();
     if (!row) throw notFound('文件');
     await projects.project(scope, row.project_id).catch(() => {
       throw notFound('文件');

@@ -1,28 +1,24 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { AreaTable } from '../../db/schema.ts';
-import type { Scope } from '../../lib/scope.ts';
+import { scoped, type Scope } from '../../lib/scope.ts';
 
 export type AreaRow = Awaited<ReturnType<typeof listAreas>>[number];
 
 /** Every area row the scope's tenant(s) own; project grants are applied by the service. */
 export function listAreas(db: Db, scope: Scope, levels?: string[]) {
-  let q = db.selectFrom('area').selectAll();
-  if (!scope.isPlatform) q = q.where('tenant_id', '=', scope.tenantId);
+  let q = scoped(db.selectFrom('area').selectAll(), scope, { project: null });
   if (levels) q = q.where('level', 'in', levels);
   return q.orderBy('sort_no').orderBy('id').execute();
 }
 
 export function findArea(db: Db, scope: Scope, id: number) {
-  let q = db.selectFrom('area').selectAll().where('id', '=', id);
-  if (!scope.isPlatform) q = q.where('tenant_id', '=', scope.tenantId);
-  return q.executeTakeFirst();
+  return scoped(db.selectFrom('area').selectAll().where('id', '=', id), scope, { project: null }).executeTakeFirst();
 }
 
 export function projectsQuery(db: Db, scope: Scope, filter: { name?: string; projectType?: string }) {
-  let q = db.selectFrom('area').where('level', '=', 'project');
-  if (!scope.isPlatform) q = q.where('tenant_id', '=', scope.tenantId);
-  if (scope.projectIds) q = q.where('id', 'in', scope.projectIds.size ? [...scope.projectIds] : [-1]);
+  // a project row is its own project: the grant filter applies to its id
+  let q = scoped(db.selectFrom('area').where('level', '=', 'project'), scope, { project: 'id' });
   if (filter.name) q = q.where('name', 'like', `%${filter.name}%`);
   if (filter.projectType) q = q.where('project_type', '=', filter.projectType);
   return q.selectAll();
