@@ -26,6 +26,8 @@ import { createImportService, importRoutes } from './modules/imports/index.ts';
 import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
+import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
+import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
 export interface Kelvin {
@@ -34,6 +36,8 @@ export interface Kelvin {
   mqtt: MqttHub | null;
   /** the device core: ingest, state and history, commands, the operation log */
   devices: DeviceCore;
+  /** monitoring rules and alarms */
+  monitoring: Monitoring;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -75,6 +79,21 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
   const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
+  const monitoring = createMonitoring({
+    db, core: devices, live, projects, onError: onError('monitoring'),
+    // an alarm with SMS on goes to the tenant's alarm phones (defaultSmsSetting), recorded whatever the provider
+    notify: async (alarm) => {
+      const settings = await system.sms.settings(alarm.tenant_id);
+      if (!settings.enabled || !settings.alarm) return;
+      const project = await projects.projectName(alarm.project_id);
+      for (const phone of settings.alarmPhones) {
+        await system.sms.send(alarm.tenant_id, {
+          kind: 'alarm', phone, projectId: alarm.project_id,
+          params: { project, device: alarm.device_name, alarm: `${alarm.rule_name}（${alarm.value}）`, time: cstTime(alarm.created_at) },
+        });
+      }
+    },
+  });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
@@ -86,8 +105,10 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   });
   // The area export's second sheet lists the devices (the areaDevice template).
   imports.registerExportSheet((scope, areaIds) => deviceManagement.exportSheet(scope, areaIds));
-  // "A report arrived" (devices.onReport) and "a command finished" (devices.onCommandFinished) are where
-  // monitoring rules, roll-ups and the prepaid loop attach.
+  // Every stored report is checked against the monitoring rules (off the ingest path, in order).
+  devices.onReport(monitoring.engine.onReport);
+  monitoring.engine.start();
+  // "A command finished" (devices.onCommandFinished) is where the scheduler's runs and the prepaid loop attach.
 
   await app.register(swagger, {
     openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
@@ -110,6 +131,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   await app.register(liveRoutes, { hub: live, auth, projects });
   await deviceManagement.routes(app);
   await app.register(factoryTestRoutes, { factory });
+  await monitoring.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -126,10 +148,12 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     db,
     mqtt,
     devices,
+    monitoring,
     firstStart: { admin, demo },
     async close() {
       await app.close();
       await simulator?.stop();
+      await monitoring.engine.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await db.destroy();

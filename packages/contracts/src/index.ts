@@ -11,3 +11,4 @@ export * from './device-management.ts';
 export * from './admin.ts';
 export * from './system.ts';
 export * from './service-monitor.ts';
+export * from './monitoring.ts';

@@ -10,6 +10,7 @@ import * as m003 from './migrations/003-admin.ts';
 import * as m004 from './migrations/004-projects.ts';
 import * as m005 from './migrations/005-device-management.ts';
 import * as m006 from './migrations/006-history-order.ts';
+import * as m007 from './migrations/007-monitoring.ts';
 
 export type Db = Kysely<Database>;
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '004-projects': m004,
   '005-device-management': m005,
   '006-history-order': m006,
+  '007-monitoring': m007,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.

@@ -39,6 +39,8 @@ export const TABLE_OWNERS = {
   project_mqtt_setting: 'device-management',
   factory_test_run: 'factory-test',
   factory_test_step: 'factory-test',
+  monitor_rule: 'monitoring',
+  monitor_message: 'monitoring',
 } as const;
 
 /**

@@ -371,6 +371,49 @@ export interface FactoryTestStepTable {
   finished_at: Millis | null;
 }
 
+/** Tables of 007-monitoring. */
+export interface MonitorRuleTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  name: string;
+  device_type: string;
+  field_code: string;
+  operator: string;
+  threshold: number;
+  for_seconds: number;
+  severity: string;
+  notify_sms: Flag;
+  enabled: Flag;
+  active_from: string | null;
+  active_to: string | null;
+  updated_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+export interface MonitorMessageTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  rule_id: number;
+  device_id: number;
+  device_code: string;
+  device_name: string;
+  device_type: string;
+  rule_name: string;
+  field_code: string;
+  description: string;
+  value: string;
+  severity: string;
+  status: string;
+  read: Flag;
+  read_by: string | null;
+  read_at: Millis | null;
+  comment: string | null;
+  created_at: Millis;
+  cleared_at: Millis | null;
+}
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -408,4 +451,6 @@ export interface Database {
   project_mqtt_setting: ProjectMqttSettingTable;
   factory_test_run: FactoryTestRunTable;
   factory_test_step: FactoryTestStepTable;
+  monitor_rule: MonitorRuleTable;
+  monitor_message: MonitorMessageTable;
 }

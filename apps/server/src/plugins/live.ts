@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { z } from 'zod';
-import type { LiveCommandEvent, LiveDeviceEvent } from '@kelvin/contracts';
+import type { LiveAlarmEvent, LiveCommandEvent, LiveDeviceEvent } from '@kelvin/contracts';
 import type { Db } from '../db/index.ts';
 import type { Scope } from '../lib/scope.ts';
 import type { AuthService } from '../modules/auth/index.ts';
@@ -19,7 +19,8 @@ import { actorOf, tokenOf } from './access.ts';
  */
 export type LiveMessage =
   | { kind: 'device'; tenantId: number; projectId: number; data: LiveDeviceEvent }
-  | { kind: 'command'; tenantId: number; projectId: number; data: LiveCommandEvent };
+  | { kind: 'command'; tenantId: number; projectId: number; data: LiveCommandEvent }
+  | { kind: 'alarm'; tenantId: number; projectId: number; data: LiveAlarmEvent };
 
 export interface LiveHub {
   /** false when nobody can be listening, so producers skip building events */
@@ -129,7 +130,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { hub: LiveHub; aut
   });
 
   app.withTypeProvider<ZodTypeProvider>().get('/api/v1/live', {
-    schema: { tags: ['实时'], summary: '实时事件流（SSE）：设备状态与指令状态变化（event: device | command）', querystring: liveQuery },
+    schema: { tags: ['实时'], summary: '实时事件流（SSE）：设备状态、指令状态与告警变化（event: device | command | alarm）', querystring: liveQuery },
     config: { access: 'login' },
   }, async (req, reply) => {
     const scope = actorOf(req).scope;

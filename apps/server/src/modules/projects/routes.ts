@@ -53,14 +53,6 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     return ok({ paraValue: p.billing_scheme });
   });
 
-  r.get('/api/v1/device/monitormessageqty/:projectId', {
-    schema: { tags: ['监控'], summary: '项目未读监控消息数', params: projectIdParam },
-    config: { access: 'monitorrules' },
-  }, async (req) => {
-    await projects.project(actorOf(req).scope, req.params.projectId);
-    return ok(0); // no alarm source exists yet; the monitoring issue fills this from open alarms
-  });
-
   r.get('/api/v1/area/:id', {
     schema: { tags, summary: '区域详情', params: areaIdParam },
     config: { access: 'area' },

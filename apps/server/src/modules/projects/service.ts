@@ -382,6 +382,11 @@ export function createProjectService(db: Db) {
     countsOf,
 
     /** Other domains declare what they keep on areas (see AreaHolding). */
+    /** A project's name whatever the caller: for what the system itself sends (SMS, notices). */
+    async projectName(id: number): Promise<string> {
+      return (await db.selectFrom('area').select('name').where('id', '=', id).executeTakeFirst())?.name ?? '';
+    },
+
     registerHolding(h: AreaHolding) {
       holdings.push(h);
     },

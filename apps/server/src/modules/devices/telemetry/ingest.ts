@@ -93,6 +93,7 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
     if (up.value.clockFixed) counters.add('clock_fixed');
     await writer.enqueue({
       deviceId: ctx.id,
+      deviceType: ctx.type.code,
       tenantId: ctx.tenantId,
       projectId: ctx.projectId,
       heartbeatMs: ctx.type.heartbeatSeconds * 1000,

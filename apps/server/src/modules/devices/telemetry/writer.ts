@@ -5,6 +5,7 @@ import type { BatchRows, BatchSink } from './sinks.ts';
 /** One accepted `up` message of one device. */
 export interface Report {
   deviceId: number;
+  deviceType: string;
   tenantId: number;
   projectId: number;
   heartbeatMs: number;

@@ -1,0 +1,177 @@
+import { breaks, fieldDisplay, fieldOf, withinHours, type LiveAlarmEvent, type MonitorOperator } from '@kelvin/contracts';
+import type { Db } from '../../db/index.ts';
+import type { LiveHub } from '../../plugins/live.ts';
+import type { DeviceCore, ReportListener } from '../devices/index.ts';
+import * as repo from './repository.ts';
+import type { MessageRow, RuleRow } from './repository.ts';
+
+type Report = Parameters<ReportListener>[0];
+
+/** Rules of a project are read again after this long (another process may have changed them). */
+const RULES_TTL_MS = 10_000;
+const OFFLINE_SWEEP_MS = 30_000;
+/** Reports waiting for evaluation beyond this are dropped and counted: alarms must never slow the ingest down. */
+const MAX_QUEUE = 50_000;
+const TZ_OFFSET_MIN = 8 * 60; // Asia/Shanghai, no daylight saving
+
+const minuteOfDay = (ts: number) => Math.floor(((ts / 60_000) + TZ_OFFSET_MIN) % 1440);
+
+export function describeRule(r: Pick<RuleRow, 'device_type' | 'field_code' | 'operator' | 'threshold' | 'for_seconds'>): string {
+  if (r.operator === 'offline') return `超过 ${r.threshold} 分钟没有上报`;
+  const field = fieldOf(r.device_type, r.field_code);
+  const ops: Record<string, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=', ne: '≠' };
+  const held = r.for_seconds > 0 ? `，持续 ${r.for_seconds} 秒` : '';
+  return `${field?.label ?? r.field_code} ${ops[r.operator] ?? r.operator} ${fieldDisplay(r.device_type, r.field_code, r.threshold)}${held}`;
+}
+
+export type AlarmNotify = (alarm: MessageRow) => Promise<void>;
+
+/**
+ * Evaluates the monitoring rules. Value rules run on every stored report (the device core's "a report arrived"),
+ * off the ingest path: reports are queued and evaluated in order, and only a change of state (raise, clear) touches
+ * the database. Offline rules run on a sweep. One open alarm per rule and device: the database's partial unique
+ * index decides when two processes raise the same alarm at once.
+ */
+export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHub; notify: AlarmNotify; onError(err: unknown): void }) {
+  const { db, core } = deps;
+  const rules = new Map<number, { at: number; byType: Map<string, RuleRow[]>; active: Set<string> }>();
+  /** rule:device → ts of the first report of the current breach (for "for N seconds") */
+  const breachSince = new Map<string, number>();
+  const queue: Report[] = [];
+  let draining = false;
+  let dropped = 0;
+  let sweeper: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  async function projectRules(projectId: number) {
+    const hit = rules.get(projectId);
+    if (hit && Date.now() - hit.at < RULES_TTL_MS) return hit;
+    const [rows, active] = await Promise.all([repo.enabledRules(db, projectId), repo.activeKeys(db, projectId)]);
+    const byType = new Map<string, RuleRow[]>();
+    for (const r of rows) {
+      if (r.operator === 'offline') continue;
+      if (!byType.has(r.device_type)) byType.set(r.device_type, []);
+      byType.get(r.device_type)!.push(r);
+    }
+    const entry = { at: Date.now(), byType, active: new Set(active) };
+    rules.set(projectId, entry);
+    return entry;
+  }
+
+  function publish(rows: MessageRow[]) {
+    if (!rows.length || !deps.live.wanted()) return;
+    deps.live.publish(rows.map((m) => ({
+      kind: 'alarm' as const,
+      tenantId: m.tenant_id,
+      projectId: m.project_id,
+      data: { alarmId: m.id, projectId: m.project_id, deviceId: m.device_id, status: m.status, severity: m.severity, read: m.read === 1 } as LiveAlarmEvent,
+    })));
+  }
+
+  async function raise(rule: RuleRow, deviceId: number, value: string, at: number) {
+    const device = await core.devices.byId(deviceId);
+    if (!device) return;
+    const row = await repo.insertAlarm(db, {
+      tenant_id: rule.tenant_id, project_id: rule.project_id, rule_id: rule.id, device_id: device.id, device_code: device.device_code,
+      device_name: device.device_name, device_type: device.device_type, rule_name: rule.name, field_code: rule.field_code,
+      description: describeRule(rule).slice(0, 200), value: value.slice(0, 64), severity: rule.severity, status: 'active', read: 0,
+      read_by: null, read_at: null, comment: null, created_at: at, cleared_at: null,
+    });
+    rules.get(rule.project_id)?.active.add(`${rule.id}:${deviceId}`);
+    if (!row) return; // another process raised it first
+    publish([row]);
+    if (rule.notify_sms) await deps.notify(row).catch(deps.onError);
+  }
+
+  async function clear(rule: Pick<RuleRow, 'id' | 'project_id'>, deviceId: number, at: number) {
+    rules.get(rule.project_id)?.active.delete(`${rule.id}:${deviceId}`);
+    publish(await repo.clearAlarm(db, rule.id, deviceId, at));
+  }
+
+  async function evaluate(r: Report) {
+    const { byType, active } = await projectRules(r.projectId);
+    const list = byType.get(r.deviceType);
+    if (!list) return;
+    for (const rule of list) {
+      const point = r.points.find((p) => p.code === rule.field_code);
+      if (!point || point.num === null || point.num === undefined) continue;
+      const key = `${rule.id}:${r.deviceId}`;
+      const inHours = withinHours(rule.active_from, rule.active_to, minuteOfDay(r.ts));
+      if (inHours && breaks(rule.operator as MonitorOperator, point.num, rule.threshold)) {
+        const since = breachSince.get(key) ?? r.ts;
+        breachSince.set(key, since);
+        if (!active.has(key) && r.ts - since >= rule.for_seconds * 1000) await raise(rule, r.deviceId, fieldDisplay(r.deviceType, rule.field_code, point.num), r.ts);
+      } else {
+        breachSince.delete(key);
+        if (active.has(key)) await clear(rule, r.deviceId, r.ts);
+      }
+    }
+  }
+
+  async function drain() {
+    if (draining) return;
+    draining = true;
+    try {
+      while (queue.length && !stopped) {
+        const r = queue.shift()!;
+        await evaluate(r).catch(deps.onError);
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  /** Offline rules: a device of the rule's type that has not reported for the threshold raises; a report clears. */
+  async function sweep(now = Date.now()) {
+    for (const rule of await repo.enabledOfflineRules(db)) {
+      const limit = now - rule.threshold * 60_000;
+      const devices = await core.devices.scopedDevices({ userId: 0, tenantId: rule.tenant_id, isPlatform: false, projectIds: null })
+        .select(['id', 'last_report_at', 'created_at']).where('project_id', '=', rule.project_id).where('device_type', '=', rule.device_type)
+        .where('enabled', '=', 1).execute();
+      const { active } = await projectRules(rule.project_id);
+      for (const d of devices) {
+        const last = d.last_report_at ?? d.created_at;
+        const key = `${rule.id}:${d.id}`;
+        const silent = last < limit && withinHours(rule.active_from, rule.active_to, minuteOfDay(now));
+        if (silent && !active.has(key)) await raise(rule, d.id, `${Math.floor((now - last) / 60_000)} 分钟未上报`, now);
+        else if (!silent && active.has(key) && last >= limit) await clear(rule, d.id, now);
+      }
+    }
+  }
+
+  const onReport: ReportListener = (r) => {
+    if (queue.length >= MAX_QUEUE) {
+      dropped++;
+      return;
+    }
+    queue.push(r);
+    void drain();
+  };
+
+  return {
+    onReport,
+    sweep,
+    /** Tells browsers (SSE `alarm`) that these alarms changed. */
+    publish,
+    /** Forget cached rules of a project (a rule changed here). */
+    invalidate(projectId: number) {
+      rules.delete(projectId);
+    },
+    /** Waits until every queued report has been evaluated (tests, shutdown). */
+    async idle() {
+      while (queue.length || draining) await new Promise((r) => setTimeout(r, 10));
+    },
+    stats: () => ({ queued: queue.length, dropped }),
+    start() {
+      sweeper = setInterval(() => void sweep().catch(deps.onError), OFFLINE_SWEEP_MS);
+      sweeper.unref();
+    },
+    async stop() {
+      if (sweeper) clearInterval(sweeper);
+      stopped = true;
+      while (draining) await new Promise((r) => setTimeout(r, 10));
+    },
+  };
+}
+
+export type AlarmEngine = ReturnType<typeof createAlarmEngine>;

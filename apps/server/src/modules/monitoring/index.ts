@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/index.ts';
+import type { LiveHub } from '../../plugins/live.ts';
+import type { DeviceCore } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { createAlarmEngine, type AlarmNotify } from './engine.ts';
+import { monitoringRoutes } from './routes.ts';
+import { createMonitoringService } from './service.ts';
+
+export type { AlarmNotify } from './engine.ts';
+export type { MessageRow as AlarmRow } from './repository.ts';
+
+/**
+ * Monitoring rules and alarms: rules on device fields (or silence) per project, evaluated as reports arrive from
+ * the device core; alarms with their lifecycle (active → cleared, unread → read), the bell's unread count, SSE.
+ */
+export function createMonitoring(deps: { db: Db; core: DeviceCore; live: LiveHub; projects: ProjectService; notify: AlarmNotify; onError(err: unknown): void }) {
+  const engine = createAlarmEngine({ db: deps.db, core: deps.core, live: deps.live, notify: deps.notify, onError: deps.onError });
+  const monitoring = createMonitoringService({ db: deps.db, projects: deps.projects, engine });
+  return {
+    engine,
+    monitoring,
+    async routes(app: FastifyInstance) {
+      await app.register(monitoringRoutes, { monitoring });
+    },
+  };
+}
+
+export type Monitoring = ReturnType<typeof createMonitoring>;

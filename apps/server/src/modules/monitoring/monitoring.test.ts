@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { connectDevice, createTestDevice, upPayload, type TestDevice } from '../devices/test-fixtures.ts';
+
+let k: TestClient;
+let a: Awaited<ReturnType<typeof createTenantWithProject>>;
+let b: Awaited<ReturnType<typeof createTenantWithProject>>;
+let token: string;
+let tokenB: string;
+let dev: TestDevice;
+let client: MqttClient;
+
+const CODES = ['monitorrules', 'monitorrules:btn_add', 'monitorrules:btn_edit', 'monitorrules:btn_del', 'defaultSmsSetting', 'defaultSmsSetting:btn_edit', 'smsRecordList', 'smsRecordList:view'];
+
+/** Publishes a report with its own timestamp and waits until it is stored and evaluated. */
+async function report(d: TestDevice, c: MqttClient, fields: Record<string, number>, ts: number) {
+  await c.publishAsync(d.topics.up, upPayload(fields, ts), { qos: 1 });
+  await k.kelvin.devices.ingest.writer.flush();
+  await k.kelvin.monitoring.engine.idle();
+}
+
+const messages = async (q = '') => (await k.call('GET', `/api/v1/device/monitormessage?projectId=${a.projectId}${q}`, { token })).body.data;
+const bell = async () => (await k.call('GET', `/api/v1/device/monitormessageqty/${a.projectId}`, { token })).body.data;
+const newRule = async (body: Record<string, unknown>) => {
+  const res = await k.call('POST', '/api/v1/monitorrule', { token, body: { projectId: a.projectId, severity: 'major', notifySms: false, enabled: true, forSeconds: 0, ...body } });
+  expect(res.body).toMatchObject({ code: 200, data: { id: expect.any(Number) } });
+  return res.body.data.id as number;
+};
+
+beforeAll(async () => {
+  k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
+  a = await createTenantWithProject(k.db, 'mona', CODES);
+  b = await createTenantWithProject(k.db, 'monb', CODES);
+  token = await k.login(a.username, a.password);
+  tokenB = await k.login(b.username, b.password);
+  dev = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20020' });
+  client = await connectDevice(k, dev);
+});
+afterAll(async () => {
+  await client?.endAsync();
+  await k?.close();
+});
+
+describe('监控规则与告警', () => {
+  it('a report over the threshold raises one alarm per device and rule, a normal one clears it, a new breach raises again', async () => {
+    const ruleId = await newRule({ name: '房间过热', deviceType: 'device20020', fieldCode: 'f03', operator: 'gt', threshold: 30 });
+    const list = await k.call('GET', `/api/v1/monitorrule?projectId=${a.projectId}&pageNo=1&pageSize=20`, { token });
+    expect(list.body.data.rows[0]).toMatchObject({ id: ruleId, operator: 'gt', threshold: 30, severityLabel: '重要', description: '室内温度 > 30.0 °C' });
+    const t0 = Date.now() - 60_000;
+    await report(dev, client, { f03: 28 }, t0);
+    expect(await bell()).toBe(0);
+    await report(dev, client, { f03: 35 }, t0 + 1000);
+    await report(dev, client, { f03: 36 }, t0 + 2000);
+    const raised = await messages('&status=active');
+    expect(raised.total).toBe(1);
+    expect(raised.rows[0]).toMatchObject({ ruleId, deviceId: dev.id, fieldCode: 'f03', value: '35.0 °C', severity: 'major', status: 'active', read: false, createdAt: t0 + 1000 });
+    expect(await bell()).toBe(1);
+    await report(dev, client, { f03: 26 }, t0 + 3000);
+    expect((await messages('&status=active')).total).toBe(0);
+    expect((await messages('&status=cleared')).rows[0]).toMatchObject({ id: raised.rows[0].id, clearedAt: t0 + 3000 });
+    await report(dev, client, { f03: 31 }, t0 + 4000);
+    expect((await messages('&status=active')).total).toBe(1);
+    expect(await bell()).toBe(2);
+  });
+
+  it('"for N seconds": the breach must hold that long (by the reports\' own times) before it raises', async () => {
+    await newRule({ name: '房间过冷', deviceType: 'device20020', fieldCode: 'f03', operator: 'lt', threshold: 16, forSeconds: 60 });
+    const t0 = Date.now() - 50_000;
+    const before = (await messages()).total;
+    await report(dev, client, { f03: 15 }, t0);
+    await report(dev, client, { f03: 14 }, t0 + 30_000);
+    expect((await messages()).total).toBe(before);
+    await report(dev, client, { f03: 14.5 }, t0 + 61_000);
+    expect((await messages('&status=active')).rows.map((r: { ruleName: string }) => r.ruleName)).toContain('房间过冷');
+    // a breach that is interrupted starts over
+    await report(dev, client, { f03: 20 }, t0 + 62_000);
+  });
+
+  it('acknowledging marks read with who and a comment; closing ends an active alarm; the bell counts unread only', async () => {
+    const unread = await messages('&read=0');
+    expect(unread.total).toBeGreaterThan(0);
+    const ids = unread.rows.map((r: { id: number }) => r.id);
+    const ack = await k.call('POST', '/api/v1/device/monitormessage/ack', { token, body: { ids: [ids[0]], comment: '已通知物业上门查看' } });
+    expect(ack.body.code).toBe(200);
+    const one = (await k.call('GET', `/api/v1/device/monitormessage/${ids[0]}`, { token })).body.data;
+    expect(one).toMatchObject({ read: true, readBy: a.username, comment: '已通知物业上门查看', readAt: expect.any(Number) });
+    expect(await bell()).toBe(unread.total - 1);
+    await report(dev, client, { f03: 33 }, Date.now() - 1000);
+    const active = await messages('&status=active');
+    expect(active.total).toBe(1);
+    const close = await k.call('POST', '/api/v1/device/closemessage', { token, body: { ids: active.rows.map((r: { id: number }) => r.id) } });
+    expect(close.body.data.updated).toBe(active.total);
+    expect((await messages('&status=active')).total).toBe(0);
+  });
+
+  it('offline rules: a device silent longer than the threshold raises at the sweep, a report clears it', async () => {
+    const silent = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20090' });
+    await newRule({ name: '电表离线', deviceType: 'device20090', fieldCode: '', operator: 'offline', threshold: 10, severity: 'critical' });
+    await k.kelvin.monitoring.engine.sweep(Date.now() + 11 * 60_000);
+    const raised = await messages(`&status=active&deviceId=${silent.id}`);
+    expect(raised.rows[0]).toMatchObject({ deviceId: silent.id, severityLabel: '紧急', value: expect.stringMatching(/^1[01] 分钟未上报$/), description: '超过 10 分钟没有上报' });
+    const c = await connectDevice(k, silent);
+    await c.publishAsync(silent.topics.up, upPayload({ f01: 1 }), { qos: 1 });
+    await k.kelvin.devices.ingest.writer.flush();
+    await k.kelvin.monitoring.engine.sweep();
+    expect((await messages(`&status=active&deviceId=${silent.id}`)).total).toBe(0);
+    await c.endAsync();
+  });
+
+  it('an alarm of a rule with SMS on is sent to the tenant\'s alarm phones (recorded by the default provider)', async () => {
+    const set = await k.call('PUT', '/api/v1/sms/setting', { token, body: { alarm: true, enabled: true, alarmPhones: ['13800138000'] } });
+    expect(set.body.code).toBe(200);
+    await newRule({ name: '锁定告警', deviceType: 'device20020', fieldCode: 'f10', operator: 'eq', threshold: 2, notifySms: true, severity: 'minor' });
+    await report(dev, client, { f10: 2 }, Date.now() - 1000);
+    const records = await k.call('GET', '/api/v1/sms/record/page?pageNo=1&pageSize=20', { token });
+    expect(records.body.data.rows[0]).toMatchObject({ phone: '13800138000', kind: 'alarm' });
+    expect(records.body.data.rows[0].content).toContain('锁定告警');
+  });
+
+  it('bad input is refused in Chinese and changes nothing; another tenant sees nothing and cannot act', async () => {
+    const before = (await k.call('GET', `/api/v1/monitorrule?projectId=${a.projectId}`, { token })).body.data.total;
+    for (const body of [
+      { name: '坏', deviceType: 'device20020', fieldCode: 'f03', operator: 'between', threshold: 1 },
+      { name: '坏', deviceType: 'device20020', fieldCode: 'zz99', operator: 'gt', threshold: 1 },
+      { name: '坏', deviceType: 'device20020', fieldCode: 'f03', operator: 'gt', threshold: 'x' },
+      { name: '坏', deviceType: 'device20090', fieldCode: '', operator: 'offline', threshold: 0 },
+    ]) {
+      const res = await k.call('POST', '/api/v1/monitorrule', { token, body: { projectId: a.projectId, severity: 'major', ...body } });
+      expect(res.body.code).toBe(40000);
+      expect(res.body.msg).toMatch(/[\u4e00-\u9fa5]/);
+    }
+    expect((await k.call('GET', `/api/v1/monitorrule?projectId=${a.projectId}`, { token })).body.data.total).toBe(before);
+    expect((await k.call('GET', `/api/v1/monitorrule?projectId=${a.projectId}`, { token: tokenB })).body.code).toBe(40400);
+    expect((await k.call('GET', `/api/v1/device/monitormessageqty/${a.projectId}`, { token: tokenB })).body.code).toBe(40400);
+    const mine = (await messages()).rows[0].id;
+    expect((await k.call('GET', `/api/v1/device/monitormessage/${mine}`, { token: tokenB })).body.code).toBe(40400);
+    expect((await k.call('POST', '/api/v1/device/closemessage', { token: tokenB, body: { ids: [mine] } })).body.code).toBe(40400);
+    const withoutCode = await k.call('POST', '/api/v1/monitorrule', { token: tokenB, body: {} });
+    expect(withoutCode.body.code).toBe(40000);
+  });
+});

@@ -1,0 +1,48 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import type { MonitorMessageTable, MonitorRuleTable } from '../../db/schema.ts';
+import { scoped, type Scope } from '../../lib/scope.ts';
+
+export type RuleRow = Selectable<MonitorRuleTable>;
+export type MessageRow = Selectable<MonitorMessageTable>;
+
+export const rulesOf = (db: Db, scope: Scope) => scoped(db.selectFrom('monitor_rule'), scope);
+export const messagesOf = (db: Db, scope: Scope) => scoped(db.selectFrom('monitor_message'), scope);
+
+/** Enabled rules of one project and device type (the engine's cache fills from here). */
+export function enabledRules(db: Db, projectId: number) {
+  return db.selectFrom('monitor_rule').selectAll().where('project_id', '=', projectId).where('enabled', '=', 1).execute();
+}
+
+export function enabledOfflineRules(db: Db) {
+  return db.selectFrom('monitor_rule').selectAll().where('operator', '=', 'offline').where('enabled', '=', 1).execute();
+}
+
+export async function activeKeys(db: Db, projectId: number) {
+  const rows = await db.selectFrom('monitor_message').select(['rule_id', 'device_id']).where('project_id', '=', projectId).where('status', '=', 'active').execute();
+  return rows.map((r) => `${r.rule_id}:${r.device_id}`);
+}
+
+/** Raises an alarm unless one is open for this rule and device already (the partial unique index decides). */
+export function insertAlarm(db: Db, row: Insertable<MonitorMessageTable>) {
+  return db.insertInto('monitor_message').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+}
+
+export function clearAlarm(db: Db, ruleId: number, deviceId: number, at: number) {
+  return db.updateTable('monitor_message').set({ status: 'cleared', cleared_at: at })
+    .where('rule_id', '=', ruleId).where('device_id', '=', deviceId).where('status', '=', 'active')
+    .returningAll().execute();
+}
+
+export async function unreadCount(db: Db, projectId: number) {
+  const r = await db.selectFrom('monitor_message').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', projectId).where('read', '=', 0).executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+export async function activeCounts(db: Db, ruleIds: number[]) {
+  if (!ruleIds.length) return new Map<number, number>();
+  const rows = await db.selectFrom('monitor_message').select((eb) => ['rule_id', eb.fn.countAll<number>().as('n')])
+    .where('rule_id', 'in', ruleIds).where('status', '=', 'active').groupBy('rule_id').execute();
+  return new Map(rows.map((r) => [Number(r.rule_id), Number(r.n)]));
+}
