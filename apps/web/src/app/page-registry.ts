@@ -22,6 +22,9 @@ registerPages(['setting_n'], () => import('../features/system/pages/setting'));
 registerPages(['holidayManagement_n'], () => import('../features/system/pages/holiday-management'));
 registerPages(['serviceMonitorManager'], () => import('../features/system/pages/service-monitor'));
 
+// monitoring rules and alarms (the bell opens this screen)
+registerPages(['monitorrules'], () => import('../features/monitoring/pages/monitor-rules'));
+
 // live devices (issue 3): the registry-driven monitor serves devicemonitor and every device-type page
 registerPages(['devicemonitor', ...MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code)], () => import('../features/devices/pages/device-monitor'));
 

@@ -3,11 +3,12 @@ import { Button, Tooltip } from 'antd';
 import { CountBadge } from './bits';
 import { BellOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { http } from '../lib/http';
+import { http, withQuery } from '../lib/http';
+import { getStored } from '../lib/storage';
 import { useCan } from '../lib/ui';
 import { useProject } from '../stores/project';
 
-/** Spec §9: unread monitor messages polled every 60 s. */
+/** Spec §9: unread monitor messages polled every 60 s (and reloaded on every live alarm event). */
 export const MONITOR_POLL_MS = 60_000;
 
 /** The message bell: needs monitorrules; a dot at 0, else the count capped at 99; opens the monitor rules screen. */
@@ -26,9 +27,14 @@ export function Bell() {
         .catch(() => undefined);
     void load();
     const t = setInterval(load, MONITOR_POLL_MS);
+    // an alarm raised, cleared or acknowledged anywhere updates the count at once (SSE), the poll is the fallback
+    const token = getStored('token');
+    const live = token && typeof EventSource !== 'undefined' ? new EventSource(withQuery('/api/v1/live', { token, projectId })) : null;
+    live?.addEventListener('alarm', () => void load());
     return () => {
       alive = false;
       clearInterval(t);
+      live?.close();
     };
   }, [allowed, projectId]);
 

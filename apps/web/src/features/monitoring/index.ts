@@ -1,0 +1,2 @@
+/** Monitoring rules and alarms: what other features may use. */
+export { monitoringApi, monitoringKeys } from './api';
