@@ -16,9 +16,9 @@ test('监控规则：新建规则，模拟设备触发告警，铃铛计数上�
   const projectId = (await found.json()).data.rows[0].projectId as number;
 
   await page.goto(`${baseUrl()}/businesscenter/monitorrules?projectId=${projectId}`);
-  await expect(page.getByRole('tab', { name: '告警消息' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: '告警消息', exact: true })).toBeVisible();
   const before = await bellCount(page);
-  await page.getByRole('tab', { name: '监控规则' }).click();
+  await page.getByRole('tab', { name: '监控规则', exact: true }).click();
   await page.getByRole('button', { name: /新\s*增/ }).click();
   const dialog = page.getByRole('dialog', { name: '新增监控规则' });
   await dialog.getByLabel('规则名称').fill('室温高于 5 °C（演示）');
@@ -32,7 +32,7 @@ test('监控规则：新建规则，模拟设备触发告警，铃铛计数上�
   await expect(page.getByRole('row').filter({ hasText: '室温高于 5 °C（演示）' })).toContainText('室内温度 > 5.0 °C');
 
   // the simulated thermostats report every minute: the bell counts their alarms (live, or at the next poll)
-  await page.getByRole('tab', { name: '告警消息' }).click();
+  await page.getByRole('tab', { name: '告警消息', exact: true }).click();
   await expect.poll(() => bellCount(page), { timeout: 100_000, intervals: [2000] }).toBeGreaterThan(before);
   await expect.poll(async () => page.getByRole('row').filter({ hasText: '室温高于 5 °C（演示）' }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
   await shot(page, 'monitor-alarms');

@@ -218,41 +218,41 @@ function RuleList({ projectId }: { projectId: number }) {
         ]}>
         <Form form={form} layout="vertical" requiredMark>
           <Form.Item name="name" label="规则名称" rules={[zodRule(r.name)]}><Input placeholder="例如：房间过热" maxLength={40} /></Form.Item>
-          <Space.Compact block>
-            <Form.Item name="deviceType" label="设备类型" rules={[{ required: true, message: '请选择设备类型' }]} style={{ width: '50%' }}>
+          <div style={{ display: 'flex', gap: 12 }}>
+            <Form.Item name="deviceType" label="设备类型" rules={[{ required: true, message: '请选择设备类型' }]} style={{ flex: 1 }}>
               <Select placeholder="选择设备类型" options={(types.data ?? []).map((t) => ({ value: t.code, label: t.name }))} onChange={() => form.setFieldValue('fieldCode', undefined)} />
             </Form.Item>
-            <Form.Item name="operator" label="条件" rules={[{ required: true, message: '请选择条件' }]} style={{ width: '50%' }}>
+            <Form.Item name="operator" label="条件" rules={[{ required: true, message: '请选择条件' }]} style={{ flex: 1 }}>
               <Select options={Object.entries(MONITOR_OPERATORS).map(([value, label]) => ({ value, label }))} />
             </Form.Item>
-          </Space.Compact>
+          </div>
           {operator !== 'offline' && (
             <Form.Item name="fieldCode" label="监测字段" rules={[{ required: true, message: '请选择监测字段' }]}>
               <Select placeholder={deviceType ? '选择字段' : '请先选择设备类型'} disabled={!deviceType}
                 options={fields.map((f) => ({ value: f.code, label: `${f.label}${f.unit ? `（${f.unit}）` : ''}` }))} />
             </Form.Item>
           )}
-          <Space.Compact block>
+          <div style={{ display: 'flex', gap: 12 }}>
             <Form.Item name="threshold" label={operator === 'offline' ? '离线分钟数' : `阈值${field?.unit ? `（${field.unit}）` : ''}`}
-              rules={[{ required: true, message: '请输入阈值' }]} style={{ width: '50%' }}
+              rules={[{ required: true, message: '请输入阈值' }]} style={{ flex: 1 }}
               extra={field?.kind === 'enum' && field.options ? Object.entries(field.options).map(([k, v]) => `${k}=${v}`).join('，') : undefined}>
               <InputNumber style={{ width: '100%' }} min={operator === 'offline' ? 1 : undefined} max={operator === 'offline' ? 10080 : undefined} />
             </Form.Item>
             {operator !== 'offline' && (
-              <Form.Item name="forSeconds" label="持续（秒）" tooltip="条件持续成立这么久才告警，避免瞬时波动" style={{ width: '50%' }}>
+              <Form.Item name="forSeconds" label="持续（秒）" tooltip="条件持续成立这么久才告警，避免瞬时波动" style={{ flex: 1 }}>
                 <InputNumber style={{ width: '100%' }} min={0} max={86400} />
               </Form.Item>
             )}
-          </Space.Compact>
-          <Space.Compact block>
-            <Form.Item name="severity" label="级别" style={{ width: '34%' }}><Select options={severityOptions} /></Form.Item>
-            <Form.Item name="activeFrom" label="启用时段开始" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ width: '33%' }}>
+          </div>
+          <div style={{ display: 'flex', gap: 12 }}>
+            <Form.Item name="severity" label="级别" style={{ flex: 1 }}><Select options={severityOptions} /></Form.Item>
+            <Form.Item name="activeFrom" label="启用时段开始" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ flex: 1 }}>
               <Input placeholder="全天留空，如 08:00" allowClear />
             </Form.Item>
-            <Form.Item name="activeTo" label="结束" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ width: '33%' }}>
+            <Form.Item name="activeTo" label="结束" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ flex: 1 }}>
               <Input placeholder="如 18:00" allowClear />
             </Form.Item>
-          </Space.Compact>
+          </div>
           <Space size={32}>
             <Form.Item name="notifySms" label="短信通知" valuePropName="checked" tooltip="发送到默认短信设置中的告警接收手机号"><Switch /></Form.Item>
             <Form.Item name="enabled" label="启用" valuePropName="checked"><Switch /></Form.Item>
