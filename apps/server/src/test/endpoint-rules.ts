@@ -21,7 +21,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Kind =
   | 'object' // an object of tenant A (or a call naming A's project/area/device): B gets 404
   | 'create' // B naming tenant A in the body gets 40301
-  | 'list' // B gets 200 without A's rows (marker absent), A sees the marker
+  | 'list' // B gets 200 without A's rows (marker absent) and changes nothing, A sees the marker
   | 'own' // acts on the caller's own tenant only: B's call leaves A's view unchanged
   | 'self' // acts on the caller's own account only
   | 'platform'; // platform administrators only: every tenant user gets 40301
@@ -103,7 +103,7 @@ export async function snapshotAll(db: Db): Promise<string> {
 
 /** One call as a token (none for an anonymous call); downloads answer their cell text, streams their first chunk. */
 export async function callAs(row: Row, token: string | null, id: number, extraBody: Record<string, unknown> = {}): Promise<Answer> {
-  const url = row.url ? row.url(id) : row.path.replace('{id}', String(id));
+  const url = row.url ? row.url(id) : row.path.replace(/\{\w+\}/, String(id));
   const raw = row.body?.(id);
   const body = raw instanceof FormData ? raw : raw !== undefined ? { ...(raw as object), ...extraBody } : row.method === 'GET' || row.method === 'DELETE' ? undefined : extraBody;
   if (row.path === '/api/v1/live') return stream(url, token);
@@ -204,6 +204,7 @@ export function ruleSuite(title: string, rows: Row[], opts: SuiteOptions = {}) {
           expect(other.status, other.text).toBe(200);
           if (row.marker) expect(other.text).not.toContain(row.marker);
           if (row.absent) expect(other.text).not.toContain(row.absent);
+          expect(await snapshotAll(k.db)).toBe(before);
         } else if (row.kind === 'own') {
           const viewBefore = (await k.call('GET', row.aView!, { token: A.token })).body;
           const other = await callAs(row, B.token, id);

@@ -45,8 +45,9 @@ export async function commandRoutes(app: FastifyInstance, opts: { devices: Devic
     const { user, scope } = await ctx(req);
     const row = await app.db.selectFrom('device_command').selectAll().where('id', '=', req.params.commandId).executeTakeFirst();
     if (!row) throw notFound('指令');
-    const device = await devices.device(user, scope, row.device_id).catch(() => {
-      throw notFound('指令');
+    // another tenant's command is not found; a device the caller may not view is refused like its other reads
+    const device = await devices.device(user, scope, row.device_id).catch((err) => {
+      throw err instanceof AppError && err.code === ResultCode.NOT_FOUND ? notFound('指令') : err;
     });
     return ok(toCommandView(row, { deviceType: device.device_type, deviceCode: device.device_code }));
   });
