@@ -13,7 +13,8 @@ import { startTestKelvin, type TestClient } from './harness.ts';
  *  1. a user of tenant A holding every tenant code but the row's gets 40301 (a 'login' row: a call without a token
  *     gets 40101), and nothing changed;
  *  2. tenant B's administrator (holding every code) gets 40400 for A's objects, never sees A's rows in lists,
- *     cannot create in A, and platform-only endpoints refuse every tenant user — nothing changed;
+ *     cannot create in A, and platform-only endpoints refuse every tenant user — nothing changed; in a project-scoped
+ *     suite a user of A holding every code but granted no project is refused the same way;
  *  3. the owner succeeds, so the refusals above came from the rules and not from a broken call.
  */
 
@@ -49,6 +50,8 @@ export interface Row {
    * (40000 "设备 … 不存在", the same as for an id that never existed). Default 40400.
    */
   other?: number;
+  /** an 'object' or 'list' row of a project-scoped suite whose object belongs to the tenant, not to one project */
+  tenantWide?: boolean;
   /** runs after the owner's successful call (e.g. stops a background test run) */
   after?: (answer: Answer, id: number) => Promise<void>;
 }
@@ -70,6 +73,8 @@ export interface World {
   allBut: { token: string; roleId: number };
   /** a tenant B user holding platform-only codes (a misconfigured role): the endpoints must still refuse */
   forged: string;
+  /** a user of tenant A holding every code but granted no project: A's project data is as foreign to them as to B */
+  outsider: string;
   /** a user of tenant A whose own account 'self' rows change */
   self: { token: string; password: string };
   /** a call that must succeed, answering its data */
@@ -155,6 +160,8 @@ export interface SuiteOptions {
   /** seeds A's marked data the rows look for */
   prepare?: () => Promise<void>;
   config?: Partial<KelvinConfig>;
+  /** the rows' objects live in A's project: a user of A not granted it is refused like B */
+  projectScoped?: boolean;
 }
 
 /** Registers the suite: one server, tenants A and B, and one test per row. */
@@ -169,6 +176,7 @@ export function ruleSuite(title: string, rows: Row[], opts: SuiteOptions = {}) {
     const allBut = await userWith(k, w.A.tenantId, 'rulea_allbut', TENANT_ADMIN_CODES);
     w.allBut = { token: allBut.token, roleId: allBut.roleId };
     w.forged = (await userWith(k, w.B.tenantId, 'ruleb_forged', PLATFORM_CODES)).token;
+    w.outsider = (await userWith(k, w.A.tenantId, 'rulea_outsider', TENANT_ADMIN_CODES, { allProjects: false })).token;
     w.self = await userWith(k, w.A.tenantId, 'rulea_pw', ['changepassword', 'changepassword:btn_edit']);
     tables = await tableNames(k.db);
     await opts.prepare?.();
@@ -193,24 +201,29 @@ export function ruleSuite(title: string, rows: Row[], opts: SuiteOptions = {}) {
         expect(denied.code).toBe(login ? ResultCode.UNAUTHENTICATED : ResultCode.NO_PERMISSION);
         expect(await snapshotAll(k.db)).toBe(before);
 
-        // 2. another tenant's administrator (holding every code)
+        // 2. another tenant's administrator (holding every code), and in a project-scoped suite A's user not granted the project
+        const strangers = opts.projectScoped && !row.tenantWide ? [B.token, w.outsider] : [B.token];
         if (row.kind === 'object') {
-          const other = await callAs(row, B.token, id);
-          const expected = row.other ?? ResultCode.NOT_FOUND;
-          expect(other.status, other.text).toBe(Math.floor(expected / 100));
-          expect(other.code).toBe(expected);
-          expect(await snapshotAll(k.db)).toBe(before);
+          for (const token of strangers) {
+            const other = await callAs(row, token, id);
+            const expected = row.other ?? ResultCode.NOT_FOUND;
+            expect(other.status, other.text).toBe(Math.floor(expected / 100));
+            expect(other.code).toBe(expected);
+            expect(await snapshotAll(k.db)).toBe(before);
+          }
         } else if (row.kind === 'create') {
           const other = await callAs(row, B.token, id, { tenantId: A.tenantId });
           expect(other.status, other.text).toBe(403);
           expect(other.code).toBe(ResultCode.NO_PERMISSION);
           expect(await snapshotAll(k.db)).toBe(before);
         } else if (row.kind === 'list') {
-          const other = await callAs(row, B.token, id);
-          expect(other.status, other.text).toBe(200);
-          if (row.marker) expect(other.text).not.toContain(row.marker);
-          if (row.absent) expect(other.text).not.toContain(row.absent);
-          expect(await snapshotAll(k.db)).toBe(before);
+          for (const token of strangers) {
+            const other = await callAs(row, token, id);
+            expect(other.status, other.text).toBe(200);
+            if (row.marker) expect(other.text).not.toContain(row.marker);
+            if (row.absent) expect(other.text).not.toContain(row.absent);
+            expect(await snapshotAll(k.db)).toBe(before);
+          }
         } else if (row.kind === 'own') {
           const viewBefore = (await k.call('GET', row.aView!, { token: A.token })).body;
           const other = await callAs(row, B.token, id);
