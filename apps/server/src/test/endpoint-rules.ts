@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MENUS, PLATFORM_ONLY_MENUS, ResultCode, elementCodes } from '@kelvin/contracts';
 import { TENANT_ADMIN_CODES, apiOf, tenantWithAdmin, userWith, xlsxText, type TenantFixture } from '../modules/admin/fixtures.ts';
-import type { KelvinConfig } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { startTestKelvin, type TestClient } from './harness.ts';
 
@@ -52,6 +51,8 @@ export interface Row {
   other?: number;
   /** an 'object' or 'list' row of a project-scoped suite whose object belongs to the tenant, not to one project */
   tenantWide?: boolean;
+  /** an event stream: called over a real connection, answering its first chunk */
+  stream?: boolean;
   /** runs after the owner's successful call (e.g. stops a background test run) */
   after?: (answer: Answer, id: number) => Promise<void>;
 }
@@ -116,7 +117,7 @@ export async function callAs(row: Row, token: string | null, id: number, extraBo
   const url = row.url ? row.url(id) : row.path.replace(/\{\w+\}/, String(id));
   const raw = row.body?.(id);
   const body = raw instanceof FormData ? raw : raw !== undefined ? { ...(raw as object), ...extraBody } : row.method === 'GET' || row.method === 'DELETE' ? undefined : extraBody;
-  if (row.path === '/api/v1/live') return stream(url, token);
+  if (row.stream) return stream(url, token);
   const res = await w.k.kelvin.app.inject({
     method: row.method, url, headers: token ? { authorization: token } : {}, ...(body !== undefined ? { payload: body as object } : {}),
   });
@@ -159,7 +160,6 @@ async function grantAllBut(codes: string[]) {
 export interface SuiteOptions {
   /** seeds A's marked data the rows look for */
   prepare?: () => Promise<void>;
-  config?: Partial<KelvinConfig>;
   /** the rows' objects live in A's project: a user of A not granted it is refused like B */
   projectScoped?: boolean;
 }
@@ -167,7 +167,7 @@ export interface SuiteOptions {
 /** Registers the suite: one server, tenants A and B, and one test per row. */
 export function ruleSuite(title: string, rows: Row[], opts: SuiteOptions = {}) {
   beforeAll(async () => {
-    const k = await startTestKelvin(opts.config);
+    const k = await startTestKelvin();
     w.k = k;
     w.platform = await k.loginAdmin();
     w.ok = apiOf(k).data;

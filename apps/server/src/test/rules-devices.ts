@@ -55,5 +55,5 @@ export const DEVICE_ROWS: Row[] = [
   { method: 'GET', path: '/api/v1/device/operationlog', code: 'deviceoperationlog', kind: 'list', marker: 'A标记设备' },
   { method: 'GET', path: '/api/v1/device/operationlog', code: VIEW, kind: 'object', url: () => `/api/v1/device/operationlog?deviceId=${device}` },
   // ---- the live stream (a project of another tenant is not found before the stream opens)
-  { method: 'GET', path: '/api/v1/live', code: 'login', kind: 'object', url: () => `/api/v1/live?projectId=${A().projectId}` },
+  { method: 'GET', path: '/api/v1/live', code: 'login', kind: 'object', stream: true, url: () => `/api/v1/live?projectId=${A().projectId}` },
 ];
