@@ -104,12 +104,11 @@ let tables: string[] = [];
 
 /** Every table (but the audit and session ones), to prove that a refused call changed nothing. */
 export async function snapshotAll(db: Db): Promise<string> {
-  const out: Record<string, string[]> = {};
-  for (const t of tables) {
+  const all = await Promise.all(tables.map(async (t) => {
     const rows = (await db.selectFrom(t as never).selectAll().execute()) as Record<string, unknown>[];
-    out[t] = rows.map((r) => JSON.stringify(Object.keys(r).sort().map((key) => [key, r[key]]))).sort();
-  }
-  return JSON.stringify(out);
+    return [t, rows.map((r) => JSON.stringify(Object.keys(r).sort().map((key) => [key, r[key]]))).sort()];
+  }));
+  return JSON.stringify(all);
 }
 
 /** One call as a token (none for an anonymous call); downloads answer their cell text, streams their first chunk. */
