@@ -11,6 +11,7 @@ export const TENANT_ADMIN_CODES = MENUS.filter((m) => !PLATFORM_ONLY_MENUS.has(m
 
 export interface TenantFixture {
   tenantId: number;
+  regionId: number;
   projectId: number;
   buildingId: number;
   adminId: number;
@@ -24,7 +25,7 @@ export interface TenantFixture {
 export async function tenantWithAdmin(k: TestClient, code: string): Promise<TenantFixture> {
   const t = await createTenantWithProject(k.db, code, TENANT_ADMIN_CODES);
   return {
-    tenantId: t.tenantId, projectId: t.projectId, buildingId: t.buildingId, adminId: t.userId, adminRoleId: t.roleId,
+    tenantId: t.tenantId, regionId: t.regionId, projectId: t.projectId, buildingId: t.buildingId, adminId: t.userId, adminRoleId: t.roleId,
     username: t.username, password: t.password, token: await k.login(t.username, t.password),
   };
 }

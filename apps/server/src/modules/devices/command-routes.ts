@@ -46,8 +46,9 @@ export async function commandRoutes(app: FastifyInstance, opts: { devices: Devic
   }, async (req) => {
     const row = await commands.byId(req.params.commandId);
     if (!row) throw notFound('指令');
-    const device = await devices.device(actorOf(req), row.device_id).catch(() => {
-      throw notFound('指令');
+    // another tenant's command is not found; a device the caller may not view is refused like its other reads
+    const device = await devices.device(actorOf(req), row.device_id).catch((err) => {
+      throw err instanceof AppError && err.code === ResultCode.NOT_FOUND ? notFound('指令') : err;
     });
     return ok(toCommandView(row, { deviceType: device.device_type, deviceCode: device.device_code }));
   });

@@ -51,7 +51,7 @@ export async function factoryTestRoutes(app: FastifyInstance, opts: { factory: F
     config: { access: 'equipmentRecords_n:export' },
   }, async (req, reply) => {
     const scope = actorOf(req).scope;
-    const rows = factory.allRuns(scope, req.query);
+    const rows = await factory.allRuns(scope, req.query);
     return streamXlsx(reply, '出厂测试记录.xlsx', '测试记录', [
       { header: '开始时间', width: 20, value: (x) => cstTime(x.startedAt) },
       { header: '测试台', width: 18, value: (x) => x.benchTitle },

@@ -295,20 +295,25 @@ export function createFactoryTestService(deps: { db: Db; projects: ProjectServic
       return { total: page.total, rows: page.rows.map((r) => toRunView(r)) };
     },
 
-    /** For the export: runs newest first in id batches, each with its steps. */
-    async *allRuns(scope: Scope, q: { projectId: number; bench?: FactoryBench; status?: FactoryRunStatus; keyword?: string; startedFrom?: number; startedTo?: number }) {
+    /**
+     * For the export: runs newest first in id batches, each with its steps. The project is checked before the
+     * rows are handed out, so another tenant's project is a 404 and not a download that breaks off.
+     */
+    async allRuns(scope: Scope, q: { projectId: number; bench?: FactoryBench; status?: FactoryRunStatus; keyword?: string; startedFrom?: number; startedTo?: number }) {
       const p = await deps.projects.project(scope, q.projectId);
-      let before: number | null = null;
-      for (;;) {
-        let query = runsQuery(p.id, q).orderBy('id', 'desc').limit(500);
-        if (before !== null) query = query.where('id', '<', before);
-        const rows = await query.execute();
-        if (!rows.length) return;
-        const steps = await db.selectFrom('factory_test_step').selectAll().where('run_id', 'in', rows.map((r) => r.id)).orderBy('seq').execute();
-        for (const r of rows) yield toRunView(r, steps.filter((s) => s.run_id === r.id));
-        if (rows.length < 500) return;
-        before = rows[rows.length - 1].id;
-      }
+      return (async function* () {
+        let before: number | null = null;
+        for (;;) {
+          let query = runsQuery(p.id, q).orderBy('id', 'desc').limit(500);
+          if (before !== null) query = query.where('id', '<', before);
+          const rows = await query.execute();
+          if (!rows.length) return;
+          const steps = await db.selectFrom('factory_test_step').selectAll().where('run_id', 'in', rows.map((r) => r.id)).orderBy('seq').execute();
+          for (const r of rows) yield toRunView(r, steps.filter((s) => s.run_id === r.id));
+          if (rows.length < 500) return;
+          before = rows[rows.length - 1].id;
+        }
+      })();
     },
 
     /** testDeviceStatus: the project's devices (of the bench's types) with their latest run. */
