@@ -20,7 +20,7 @@ function locate(file) {
   return null;
 }
 
-const isTest = (file) => /\.test\.tsx?$/.test(file) || file.includes(`${path.sep}e2e${path.sep}`);
+const isTest = (file) => /\.test\.tsx?$/.test(file) || file.includes(`${path.sep}e2e${path.sep}`) || file.includes(`${path.sep}src${path.sep}test${path.sep}`);
 const isEntry = (rest) => rest === '' || /^index(\.tsx?)?$/.test(rest);
 
 export default {
