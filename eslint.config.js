@@ -29,4 +29,19 @@ export default tseslint.config(
       }],
     },
   },
+  // ── Web feature boundaries ──────────────────────────────────────────────────────────────────────────────────────
+  // A file under apps/web/src/features/X may use another feature only through its public entry (features/Y/index.ts);
+  // pieces several features share live in apps/web/src/components or lib. Relative specifiers are matched per folder
+  // depth: from features/X/a/b.tsx, '../../Y/…' is always inside features/Y.
+  ...[1, 2, 3, 4].map((depth) => ({
+    files: [`apps/web/src/features/*/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: `^${'\\.\\./'.repeat(depth)}(?!\\.\\.)[^/]+/(?!index$)`,
+          message: '功能模块之间只能通过对方的 index.ts 引用（共用的部分放到 components/ 或 lib/）',
+        }],
+      }],
+    },
+  })),
 );

@@ -5,7 +5,7 @@ import { PROJECT_FILE_MAX_BYTES, type ProjectFile } from '@kelvin/contracts';
 import { download } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { projectApi } from '../api';
+import { projectApi, projectKeys } from '../api';
 
 const size = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
 
@@ -13,7 +13,7 @@ const size = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `
 export function ProjectFiles({ projectId }: { projectId: number }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const key = ['project', 'files', projectId];
+  const key = projectKeys.files(projectId);
   const files = useQuery({ queryKey: key, queryFn: () => projectApi.files(projectId) });
   const upload = useMutation({
     mutationFn: (file: File) => projectApi.upload(projectId, file),

@@ -10,8 +10,8 @@ import { zodRule } from '../../../lib/form';
 import { download } from '../../../lib/http';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
-import { areaApi } from '../api';
-import { ImportDialog } from '../components/import-dialog';
+import { areaApi, areaKeys, useAreaTree } from '../api';
+import { ImportDialog } from '../../../components/import-dialog';
 
 const CHILD: Record<AreaLevel, AreaLevel | null> = { region: 'project', project: 'building', building: 'floor', floor: 'room', room: null };
 const PARENT: Record<AreaLevel, AreaLevel | null> = { region: null, project: 'region', building: 'project', floor: 'building', room: 'floor' };
@@ -32,15 +32,15 @@ function targets(nodes: AreaTreeNode[], level: AreaLevel): { value: number; titl
 export default function AreaPage() {
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const tree = useQuery({ queryKey: ['area', 'tree', -1], queryFn: () => areaApi.tree(-1) });
+  const tree = useAreaTree(-1);
   const nodes = useMemo(() => index(tree.data ?? []), [tree.data]);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selected = selectedId === null ? null : nodes.get(selectedId) ?? null;
-  const detail = useQuery({ queryKey: ['area', 'detail', selectedId], queryFn: () => areaApi.get(selectedId!), enabled: selectedId !== null });
+  const detail = useQuery({ queryKey: areaKeys.detail(selectedId), queryFn: () => areaApi.get(selectedId!), enabled: selectedId !== null });
   const [dialog, setDialog] = useState<'add' | 'edit' | 'move' | 'import' | null>(null);
   const [form] = Form.useForm();
   const refresh = async () => {
-    await qc.invalidateQueries({ queryKey: ['area'] });
+    await qc.invalidateQueries({ queryKey: areaKeys.all });
     await useProject.getState().loadProjects();
   };
   const done = (msg: string) => async () => { message.success(msg); setDialog(null); await refresh(); };
