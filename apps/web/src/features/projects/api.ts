@@ -2,7 +2,7 @@ import type {
   AreaDetail, AreaTreeNode, ImportModel, ImportResult, Page, ProjectDetail, ProjectFile, ProjectMapItem, ProjectMapStatus,
 } from '@kelvin/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../lib/http';
+import { download, http } from '../../lib/http';
 
 type Query = Record<string, string | number | undefined>;
 export type ProjectRow = ProjectDetail;
@@ -16,6 +16,7 @@ export const areaApi = {
   update: (id: number, body: unknown) => http.put<AreaDetail>(`/api/v1/area/${id}`, body),
   move: (id: number, parentId: number) => http.post<AreaDetail>(`/api/v1/area/move/${id}`, { parentId }),
   remove: (id: number) => http.post<null>(`/api/v1/area/deletebyid/${id}`),
+  exportArea: (areaId: number) => download('/api/v1/area/exportArea', { query: { areaId } }),
   importModels: (list: string) => http.get<ImportModel[]>(`/api/v1/area/${list}`),
   importTree: (file: File) => {
     const form = new FormData();
@@ -35,6 +36,7 @@ export const projectApi = {
   setAlias: (projectId: number, alias: string) => http.post<{ alias: string | null }>(`/api/v1/project/setProjectAlias?projectId=${projectId}`, { alias }),
   files: (projectId: number) => http.post<ProjectFile[]>('/api/v1/static/getProjectFile', { projectId }),
   removeFile: (fileId: number) => http.post<null>('/api/v1/static/removeProjectFile', { fileId }),
+  downloadFile: (f: ProjectFile) => download(`/api/v1/static/downloadProjectFile/${f.id}`, { fallbackName: f.name }),
   upload: (projectId: number, file: File) => {
     const form = new FormData();
     form.append('file', file);

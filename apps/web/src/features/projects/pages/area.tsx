@@ -7,7 +7,6 @@ import {
 } from '@kelvin/contracts';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
-import { download } from '../../../lib/http';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
 import { areaApi, areaKeys, useAreaTree } from '../api';
@@ -86,7 +85,7 @@ export default function AreaPage() {
               {CHILD[selected.level] && <Can code="area:btn_add"><Button type="primary" size="small" onClick={() => openDialog('add')}>新增{AREA_LEVEL_LABELS[CHILD[selected.level]!]}</Button></Can>}
               <Can code="area:btn_edit"><Button size="small" onClick={() => openDialog('edit')}>编辑</Button></Can>
               {PARENT[selected.level] && <Can code="area:btn_edit"><Button size="small" onClick={() => openDialog('move')}>移动</Button></Can>}
-              <Can code="area:export"><Button size="small" icon={<DownloadOutlined />} onClick={() => download('/api/v1/area/exportArea', { query: { areaId: selected.id } }).catch(() => {})}>导出</Button></Can>
+              <Can code="area:export"><Button size="small" icon={<DownloadOutlined />} onClick={() => areaApi.exportArea(selected.id).catch(() => {})}>导出</Button></Can>
               <Can code="area:btn_del">
                 <Popconfirm title={`确定删除「${selected.label}」？`} onConfirm={() => remove.mutate()}><Button size="small" danger>删除</Button></Popconfirm>
               </Can>
