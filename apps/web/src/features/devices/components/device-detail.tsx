@@ -6,7 +6,7 @@ import { DEVICE_TYPE_BY_CODE, chartFields, fieldDisplay } from '@kelvin/contract
 import type { DeviceDetail, OperationLogRow } from '@kelvin/contracts/device';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceDetail } from '../api';
-import { dataRange } from './history-option';
+import { dataRange, fitToData } from './history-option';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
 
 const HistoryChart = lazy(() => import('./history-chart'));
@@ -54,7 +54,7 @@ function History({ device, def, fields }: { device: DeviceDetail; def: DeviceTyp
       {chosen.length === 0 ? <Empty description="请选择要查看的数据" /> : q.isLoading ? <Spin /> : q.data && (
         q.data.series.every((s) => s.points.length === 0)
           ? <Empty description="所选时间内没有数据" />
-          : <Suspense fallback={<Spin />}><HistoryChart def={def} series={q.data.series} from={q.data.from} to={q.data.to} /></Suspense>
+          : <Suspense fallback={<Spin />}><HistoryChart def={def} series={q.data.series} range={!custom && preset === DATA ? fitToData(q.data) : [q.data.from, q.data.to]} /></Suspense>
       )}
     </Space>
   );

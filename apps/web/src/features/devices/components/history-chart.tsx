@@ -7,8 +7,8 @@ import { historyOption, type ChartSeries } from './history-option';
 let registered: Promise<void> | null = null;
 const ready = () => (registered ??= import('./echarts-parts').then(({ parts }) => echarts.use(parts)));
 
-/** History of a device's numeric fields (downsampled by the server) over [from, to]. */
-export default function HistoryChart({ def, series, from, to }: { def: DeviceTypeDef; series: ChartSeries[]; from: number; to: number }) {
+/** History of a device's numeric fields (downsampled by the server), the x axis over `range`. */
+export default function HistoryChart({ def, series, range: [from, to] }: { def: DeviceTypeDef; series: ChartSeries[]; range: [number, number] }) {
   const points = series.reduce((n, s) => n + s.points.length, 0);
 
   const [loaded, setLoaded] = useState(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
-import { dataRange, historyOption, type ChartSeries } from './history-option';
+import { dataRange, fitToData, historyOption, type ChartSeries } from './history-option';
 
 const HOUR = 3_600_000;
 const now = Date.UTC(2026, 10, 23, 12);
@@ -11,6 +11,14 @@ describe('device history chart', () => {
     expect(dataRange({ createdAt: now - 20 * 60_000, lastReportAt: now - 5_000 }, now)).toEqual([now - 20 * 60_000, now]);
     // at least a quarter of an hour, even right after registration
     expect(dataRange({ createdAt: now - 60_000, lastReportAt: now }, now)).toEqual([now - 15 * 60_000, now]);
+  });
+
+  it('the chart of that range starts just before the first point', () => {
+    const from = now - 15 * 60_000;
+    const series = [{ field: 'f03', label: '室内温度', unit: '°C', points: [[now - 2 * 60_000, 20], [now, 21]] as [number, number][] }];
+    expect(fitToData({ from, to: now, series })).toEqual([now - 3 * 60_000, now]);
+    expect(fitToData({ from, to: now, series: [{ ...series[0], points: [] }] })).toEqual([from, now]);
+    expect(fitToData({ from, to: now, series: [{ ...series[0], points: [[from + 1000, 20]] }] })).toEqual([from, now]);
   });
 
   it('an older device shows its last day; one that went quiet shows the day before its last report', () => {

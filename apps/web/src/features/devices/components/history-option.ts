@@ -1,5 +1,5 @@
 import type { DeviceTypeDef, FieldDef } from '@kelvin/contracts/device-types';
-import type { DeviceDetail, HistorySeries } from '@kelvin/contracts/device';
+import type { DeviceDetail, HistoryAnswer, HistorySeries } from '@kelvin/contracts/device';
 
 const DAY_MS = 86_400_000;
 const MIN_SPAN_MS = 15 * 60_000;
@@ -13,6 +13,13 @@ export function dataRange(d: Pick<DeviceDetail, 'createdAt' | 'lastReportAt'>, n
   const end = d.lastReportAt === null ? now : Math.min(now, d.lastReportAt + 60_000);
   const start = Math.max(end - DAY_MS, Math.min(d.createdAt, end - MIN_SPAN_MS));
   return [start, end];
+}
+
+/** The x axis of the data range: from just before the first point, so a few minutes of data are not a sliver. */
+export function fitToData(a: Pick<HistoryAnswer, 'from' | 'to' | 'series'>): [number, number] {
+  const first = Math.min(...a.series.filter((s) => s.points.length).map((s) => s.points[0][0]));
+  if (!Number.isFinite(first)) return [a.from, a.to];
+  return [Math.max(a.from, first - Math.max(60_000, (a.to - first) * 0.05)), a.to];
 }
 
 /** A series as the chart takes it; `bands` ([time, min, max] per bucket) draws the spread of aggregated points. */
