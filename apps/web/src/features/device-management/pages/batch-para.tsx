@@ -2,12 +2,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, App, Button, Card, Empty, Form, Input, Popconfirm, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import {
-  BATCH_RESULT_LABELS, COMMAND_STATUS_LABELS, DEVICE_TYPE_BY_CODE, fieldDisplay,
+  BATCH_RESULT_LABELS, COMMAND_STATUS_LABELS, DEVICE_TYPE_BY_CODE, advancesCommand, fieldDisplay,
   type BatchParaAnswer, type BatchParaResult, type CommandStatus, type DeviceRow, type FieldValue, type LiveCommandEvent,
 } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { PreventClickButton } from '../../../lib/ui';
-import { FieldInput, checkFieldValue, commandEvents, deviceApi, useDeviceTypes, useLiveDevices, withStatus } from '../../devices';
+import { FieldInput, checkFieldValue } from '../../../components/field-input';
+import { commandEvents, deviceApi, useDeviceTypes, useLiveDevices } from '../../devices';
 import { dmApi } from '../api';
 import { DevicePicker } from '../components/device-picker';
 
@@ -28,7 +29,7 @@ function mergeStates(into: Map<number, CommandState | null>, from: Iterable<[num
   const out = new Map(into);
   for (const [id, next] of from) {
     const current = out.get(id);
-    out.set(id, current && next ? withStatus(current, next) : next ?? current ?? null);
+    out.set(id, current && next && !advancesCommand(current.status, next.status) ? current : next ?? current ?? null);
   }
   return out;
 }

@@ -6,7 +6,7 @@ import type { CommandView, FieldValue } from '@kelvin/contracts/device';
 import { PreventClickButton } from '../../../lib/ui';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, useDeviceDetail } from '../api';
-import { FieldInput, checkFieldValue } from './field-input';
+import { FieldInput, checkFieldValue } from '../../../components/field-input';
 import { useIssuedCommands } from './issued-commands';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
 

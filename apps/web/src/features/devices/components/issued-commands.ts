@@ -1,20 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
-  COMMAND_STATUS_LABELS, FINISHED_COMMAND_STATUSES, type CommandStatus, type CommandView, type LiveCommandEvent,
+  COMMAND_STATUS_LABELS, FINISHED_COMMAND_STATUSES, advancesCommand, type CommandStatus, type CommandView, type LiveCommandEvent,
 } from '@kelvin/contracts/device';
 import { commandEvents, deviceApi } from '../api';
 
-const RANK: Record<CommandStatus, number> = { pending: 0, sent: 1, acked: 2, rejected: 2, expired: 2 };
 /** status changes heard for commands this screen has not been told about yet (the write's answer may come later) */
 const HEARD_LIMIT = 500;
 const POLL_MS = 3000;
 
-type StatusOf = { status: CommandStatus; error: string | null };
-
-/** A command (or its state) with a newer status applied; a late 已下发 never overwrites an outcome. */
-export function withStatus<T extends StatusOf>(c: T, next: StatusOf): T {
-  if (RANK[next.status] < RANK[c.status] || (next.status === c.status && next.error === c.error)) return c;
-  return { ...c, status: next.status, error: next.error, ...('statusLabel' in c && { statusLabel: COMMAND_STATUS_LABELS[next.status] }) };
+/** A command with a status heard later applied, if it moves the command on. */
+export function withStatus(c: CommandView, next: { status: CommandStatus; error: string | null }): CommandView {
+  if (!advancesCommand(c.status, next.status)) return c;
+  return { ...c, status: next.status, statusLabel: COMMAND_STATUS_LABELS[next.status], error: next.error };
 }
 
 /**

@@ -2,7 +2,7 @@ import { Input, InputNumber, Radio, Select, TimePicker, Typography } from 'antd'
 import type { DeviceTypeDef, FieldDef } from '@kelvin/contracts/device-types';
 import { allowedRange, narrowedField, validateFieldWrite, type FieldWriteCheck } from '@kelvin/contracts/device-registry';
 import type { FieldValue } from '@kelvin/contracts/device';
-import { dayjs } from '../../../lib/time';
+import { dayjs } from '../lib/time';
 
 /** Current values of the device(s) written to: their own limits narrow the registry range. */
 export type FieldLimitsFrom = readonly Record<string, unknown>[];
