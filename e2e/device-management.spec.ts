@@ -57,6 +57,8 @@ test('批量参数设置：在线设备已下发，离线设备等待上线，�
 
     await page.getByRole('button', { name: '选择全部筛选结果' }).click();
     await expect(page.getByTestId('picked-count')).toHaveText(String(all));
+    // the chosen thermostats' own upper limit (f13 = 35) narrows the range the form allows
+    await expect(page.getByText('允许：10～35 °C，步长 0.5')).toBeVisible();
     await shot(page, 'batchpara-pick');
     await page.getByTestId('batch-send').click();
     await page.getByRole('button', { name: /确\s*定/ }).click();

@@ -31,14 +31,22 @@ test('温控器监控：设定温度下发，设备确认，列表中的上报�
   const input = drawer.getByRole('spinbutton', { name: '设定温度' });
   await input.fill(String(target));
   await drawer.getByTestId('send-f04').click();
-  await expect(drawer.getByTestId('command-status-acked')).toBeVisible({ timeout: 15_000 });
-  await expect(drawer.getByTestId('current-f04')).toHaveText(`${target}.0 °C`);
+  await expect(drawer.getByTestId('current-f04')).toHaveText(`${target}.0 °C`, { timeout: 15_000 });
+  // the acknowledgement comes over the live stream with the value: the status does not lag behind it
+  await expect(drawer.getByTestId('command-status-acked')).toBeVisible({ timeout: 2_000 });
   await shot(page, 'device-control-drawer');
 
-  // the control keeps to the registry's range (10～40 °C)
-  await input.fill('45');
+  // the range is the registry's 10～40 °C narrowed by the device's own upper limit (f13 = 35): outside it the value
+  // is refused in the form with the range, never clamped, and nothing is sent
+  await expect(drawer.getByText('允许：10～35 °C，步长 0.5')).toBeVisible();
+  await input.fill('40');
   await input.blur();
-  await expect(input).toHaveValue('40.0');
+  await expect(input).toHaveValue(/^40(\.0)?$/);
+  await expect(drawer.getByRole('alert').filter({ hasText: '「设定温度」取值范围为 10～35 °C，步长 0.5' })).toBeVisible();
+  await drawer.getByTestId('send-f04').click();
+  await expect(page.locator('.ant-message').getByText('「设定温度」取值范围为 10～35 °C，步长 0.5')).toBeVisible();
+  await expect(drawer.locator('[data-testid^=command-status-]')).toHaveCount(1);
+  await shot(page, 'device-control-range');
   await page.keyboard.press('Escape');
   // the table row changed without a reload, from the device's own report
   await expect(page.getByTestId(`cell-${deviceId}-f04`)).toHaveText(`${target}.0 °C`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MENUS, MENU_BY_CODE } from './menus.ts';
 import {
-  DEVICE_TYPES, DEVICE_TYPE_BY_CODE, allowedRange, deviceTypeName, deviceTypesForProjectType, fieldDisplay, fieldOf, validateFieldWrite,
+  DEVICE_TYPES, DEVICE_TYPE_BY_CODE, allowedRange, deviceTypeName, deviceTypesForProjectType, fieldDisplay, fieldOf, narrowedField, validateFieldWrite,
 } from './device-registry.ts';
 import { PROJECT_TYPES } from './area.ts';
 
@@ -132,6 +132,17 @@ describe('validateFieldWrite', () => {
     expect(validateFieldWrite('device20000', 'f03', '20')).toEqual({ ok: false, message: '「室内温度」是只读数据，不能写入' });
     expect(validateFieldWrite('device20000', 'f99', '1')).toMatchObject({ ok: false, message: expect.stringContaining('没有字段 f99') });
     expect(validateFieldWrite('nosuch', 'f00', '1')).toMatchObject({ ok: false });
+  });
+
+  it('the device\'s own limits narrow the set-point range (f12/f13), for one device or every device of a batch', () => {
+    const device = { f12: 5, f13: 35 };
+    expect(validateFieldWrite('device20000', 'f04', 40, [device])).toEqual({ ok: false, message: '「设定温度」取值范围为 10～35 °C，步长 0.5' });
+    expect(validateFieldWrite('device20000', 'f04', 35, [device])).toMatchObject({ ok: true, value: 35 });
+    expect(narrowedField(fieldOf('device20000', 'f04')!, [device, { f12: 12, f13: 30 }, {}])).toMatchObject({ min: 12, max: 30 });
+    // no limits reported, contradictory limits, or a field without limits: the registry range
+    expect(narrowedField(fieldOf('device20000', 'f04')!, [{}])).toMatchObject({ min: 10, max: 40 });
+    expect(narrowedField(fieldOf('device20000', 'f04')!, [{ f12: 15, f13: 35 }, { f12: 5, f13: 12 }])).toMatchObject({ min: 10, max: 40 });
+    expect(narrowedField(fieldOf('device20000', 'f05')!, [device])).toBe(fieldOf('device20000', 'f05'));
   });
 
   it('allowedRange phrases each kind', () => {

@@ -31,7 +31,7 @@ const T = {
   f01: enumField('f01', '运行模式', { 0: '制冷', 1: '制热（空调）', 2: '通风', 3: '地暖制热', 4: '节能', 5: '循环', 6: '恢复上次' }, true, 1),
   f02: enumField('f02', '风速', { 0: '自动', 1: '低速', 2: '中速', 3: '高速' }, true, 0),
   f03: num('f03', '室内温度', '°C', -20, 60, 0.1, false, 17, { mode: 'follow', target: 'f04', rate: 1.5 }),
-  f04: num('f04', '设定温度', '°C', 10, 40, 0.5, true, 22),
+  f04: num('f04', '设定温度', '°C', 10, 40, 0.5, true, 22, STATIC, { limits: { min: 'f12', max: 'f13' } }),
   f05: num('f05', '温度校正', '°C', -9, 9, 1, true, 0),
   f06: enumField('f06', '阀门状态', OPEN_CLOSED, false, 0, { sim: { mode: 'demand', actual: 'f03', target: 'f04' } }),
   f08: num('f08', '地面温度', '°C', -20, 90, 0.1, false, 24, walk(26, 0.4)),
@@ -449,17 +449,38 @@ export function allowedRange(field: FieldDef): string {
 
 const toNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
 
+/**
+ * A number field with its registry range narrowed by the devices' own current limits (a thermostat refuses a set
+ * point above its f13): the tightest bounds over every device given, so a batch write fits each of them. Devices that
+ * have not reported a limit leave the registry bound; contradictory limits leave the registry range.
+ */
+export function narrowedField(field: FieldDef, devices: readonly Record<string, unknown>[] = []): FieldDef {
+  if (field.kind !== 'number' || !field.limits || !devices.length) return field;
+  let min = field.min ?? -Infinity;
+  let max = field.max ?? Infinity;
+  for (const values of devices) {
+    const lo = field.limits.min ? toNumber(values[field.limits.min]) : NaN;
+    const hi = field.limits.max ? toNumber(values[field.limits.max]) : NaN;
+    if (Number.isFinite(lo)) min = Math.max(min, lo);
+    if (Number.isFinite(hi)) max = Math.min(max, hi);
+  }
+  if (min > max || (min === field.min && max === field.max)) return field;
+  return { ...field, min, max };
+}
+
 export type FieldWriteCheck = { ok: true; field: FieldDef; value: number | string } | { ok: false; message: string };
 
 /**
  * Server-side check of a field write (spec writedeviceattr): unknown type or field, read-only field, or a value
- * outside the field's range is refused with a Chinese message naming what is allowed; nothing is sent then.
+ * outside the field's range is refused with a Chinese message naming what is allowed; nothing is sent then. With
+ * `devices` (their current values) the range is the one narrowedField gives.
  */
-export function validateFieldWrite(type: string | DeviceTypeDef, code: string, raw: unknown): FieldWriteCheck {
+export function validateFieldWrite(type: string | DeviceTypeDef, code: string, raw: unknown, devices: readonly Record<string, unknown>[] = []): FieldWriteCheck {
   const def = typeof type === 'string' ? DEVICE_TYPE_BY_CODE.get(type) : type;
   if (!def) return { ok: false, message: `设备类型 ${String(type)} 不存在` };
-  const field = fieldOf(def, code);
-  if (!field) return { ok: false, message: `${def.name}没有字段 ${code}` };
+  const registered = fieldOf(def, code);
+  if (!registered) return { ok: false, message: `${def.name}没有字段 ${code}` };
+  const field = narrowedField(registered, devices);
   if (!field.writable) return { ok: false, message: `「${field.label}」是只读数据，不能写入` };
   const text = typeof raw === 'string' ? raw.trim() : raw;
   switch (field.kind) {

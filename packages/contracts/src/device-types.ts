@@ -33,6 +33,8 @@ export interface FieldDef {
   /** initial simulated value */
   initial: number | string;
   sim: FieldSim;
+  /** fields of the device holding its own current bounds (a thermostat's f12/f13), which narrow min/max for writes */
+  limits?: { min?: string; max?: string };
 }
 
 export type DeviceCategory =

@@ -95,6 +95,11 @@ export const COMMAND_STATUS_LABELS: Record<CommandStatus, string> = {
   expired: '已过期',
 };
 export const FINISHED_COMMAND_STATUSES: ReadonlySet<CommandStatus> = new Set(['acked', 'rejected', 'expired']);
+const COMMAND_STATUS_RANK: Record<CommandStatus, number> = { pending: 0, sent: 1, acked: 2, rejected: 2, expired: 2 };
+/** Whether a status heard later moves a command on: statuses only advance (a late 已下发 never overwrites an outcome). */
+export function advancesCommand(current: CommandStatus, next: CommandStatus): boolean {
+  return COMMAND_STATUS_RANK[next] > COMMAND_STATUS_RANK[current];
+}
 
 export interface CommandView {
   id: number;

@@ -51,3 +51,28 @@ export const gateLogApi = {
   page: (q: ListParams) => http.get<Page<GateLogDto>>('/api/admin/gateLog/page', q),
   exportUrl: '/api/admin/gateLog/export',
 };
+
+/**
+ * Query keys of the administration resources, one per resource and nested by what changes together: a tenant edit
+ * refreshes the tenant options, a role edit the role options, a menu edit the authority tree.
+ */
+export const adminKeys = {
+  users: ['admin', 'user'] as const,
+  userList: (tenantId: number | undefined) => ['admin', 'user', 'list', tenantId] as const,
+  tenants: ['admin', 'tenant'] as const,
+  tenantOptions: ['admin', 'tenant', 'options'] as const,
+  /** roles and groups: trees, members, authority, the user form's role options */
+  groups: ['admin', 'group'] as const,
+  groupTree: (tenantId: number | undefined, groupType: string | undefined) => ['admin', 'group', 'tree', tenantId, groupType] as const,
+  members: (roleId: number) => ['admin', 'group', 'members', roleId] as const,
+  authority: (roleId: number) => ['admin', 'group', 'authority', roleId] as const,
+  roleOptions: (tenantId: number | undefined) => ['admin', 'group', 'role-options', tenantId] as const,
+  groupTypes: ['admin', 'group-type'] as const,
+  groupTypeList: (tenantId: number | undefined) => ['admin', 'group-type', 'list', tenantId] as const,
+  groupTypeOptions: (tenantId: number | undefined) => ['admin', 'group-type', 'options', tenantId] as const,
+  menus: ['admin', 'menu'] as const,
+  menuTree: ['admin', 'menu', 'tree'] as const,
+  elements: (menuCode: string) => ['admin', 'menu', 'elements', menuCode] as const,
+  authorityTree: (tenantId: number | undefined) => ['admin', 'menu', 'authority-tree', tenantId] as const,
+  gateLog: ['admin', 'gate-log'] as const,
+};

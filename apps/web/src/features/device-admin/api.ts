@@ -6,10 +6,8 @@ import { http } from '../../lib/http';
 type Query = Record<string, string | number | undefined>;
 export type Created = { device: DeviceRow; credentials: DeviceCredentials | null };
 
-/** Device management (issue 5) as deviceList_n and its storage tab use it. */
+/** Device management as deviceList_n and its storage tab use it (device lists and types: the devices feature). */
 export const deviceAdminApi = {
-  page: (q: Query) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
-  types: (projectId: number) => http.get<{ code: string; name: string }[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
   create: (projectId: number, areaId: number, deviceType: string, body: unknown) => http.post<Created>(`/api/v1/device/create/${projectId}/${areaId}/${deviceType}`, body),
   update: (id: number, body: unknown) => http.put<DeviceRow>(`/api/v1/device/updatedevice/${id}`, body),
   move: (deviceIds: number[], areaId: number) => http.post<{ moved: number }>('/api/v1/device/updatearea', { deviceIds, areaId }),
@@ -26,6 +24,9 @@ export const deviceAdminApi = {
     return http.post<DeviceImportResult>(`/api/v1/device/${kind}?projectId=${projectId}`, form, { timeout: 120_000, silent: true });
   },
 };
+
+/** The storage tab's list (installed devices are device lists: `deviceKeys.lists`). */
+export const deviceAdminKeys = { storage: ['device-admin', 'storage'] as const };
 
 /** The one-time secrets of imported devices as a CSV the installer keeps (never shown again). */
 export function saveCredentialsCsv(rows: { deviceCode: string; password: string }[], name: string) {

@@ -1,11 +1,10 @@
 import { Alert, Descriptions, TreeSelect, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import type { AreaTreeNode, DeviceCredentials } from '@kelvin/contracts';
-import { http } from '../../lib/http';
+import { useAreaTree } from '../projects';
 
 /** The project's buildings / floors / rooms to place a device in (the project itself included). */
 export function AreaPicker({ projectId, value, onChange }: { projectId: number; value?: number; onChange?: (v: number) => void }) {
-  const tree = useQuery({ queryKey: ['area', 'tree', projectId], queryFn: () => http.get<AreaTreeNode[]>(`/api/v1/area/tree/${projectId}`) });
+  const tree = useAreaTree(projectId);
   const conv = (ns: AreaTreeNode[]): object[] => ns.map((n) => ({ value: n.id, title: n.label, children: conv(n.children) }));
   return <TreeSelect value={value} onChange={onChange} treeData={conv(tree.data ?? []) as never} treeDefaultExpandAll showSearch treeNodeFilterProp="title" placeholder="选择楼栋 / 楼层 / 房间" loading={tree.isLoading} />;
 }

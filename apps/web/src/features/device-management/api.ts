@@ -1,18 +1,12 @@
 import type {
-  AddressChangeRow, AreaTreeNode, BatchParaAnswer, DeviceCard, DeviceCardBody, DeviceCredentials, DeviceGroup, DeviceRow, Device4gRow,
-  FactoryDeviceRow, FactoryRunView, MqttSettingView, OnlineHistory, OnlineNowRow, OperationLogRow, Page,
+  AddressChangeRow, BatchParaAnswer, DeviceCard, DeviceCardBody, DeviceCredentials, DeviceGroup, DeviceRow, Device4gRow,
+  FactoryDeviceRow, FactoryRunView, MqttSettingView, OnlineHistory, OnlineNowRow, Page,
 } from '@kelvin/contracts';
 import type { ListParams } from '../../components/data-table';
 import { QR_DOWNLOAD_TIMEOUT_MS, download, http } from '../../lib/http';
 
-type Query = Record<string, string | number | undefined>;
-
-/** Device-management screens of issue 5 (groups, batch writes, SIM cards, statistics, addresses, MQTT, factory bench). */
+/** Device-management screens (groups, batch writes, SIM cards, statistics, addresses, MQTT, factory bench); device lists, types and logs are the devices feature's. */
 export const dmApi = {
-  tree: (projectId: number) => http.get<AreaTreeNode[]>(`/api/v1/area/tree/${projectId}`),
-  devices: (q: Query) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
-  types: (projectId: number) => http.get<{ code: string; name: string; total: number; online: number }[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
-
   groups: (projectId: number) => http.get<DeviceGroup[]>('/api/v1/device/group/list', { projectId }),
   createGroup: (body: { projectId: number; name: string; remark?: string | null }) => http.post<{ id: number }>('/api/v1/device/group/create', body),
   updateGroup: (id: number, body: { name?: string; remark?: string | null }) => http.put<{ id: number }>(`/api/v1/device/group/${id}`, body),
@@ -26,8 +20,6 @@ export const dmApi = {
   cards: (q: ListParams) => http.get<Page<Device4gRow>>('/api/v1/device/card/list', q),
   saveCard: (body: DeviceCardBody) => http.post<Device4gRow & { card: DeviceCard | null }>('/api/v1/device/card/save', body),
   removeCard: (deviceCode: string) => http.post<null>('/api/v1/device/card/delete', { deviceCode }),
-
-  viewByArea: (areaId: number) => http.get<{ areaId: number; areaPath: string; devices: DeviceRow[] }[]>(`/api/v1/device/getviewbyarea/${areaId}`),
 
   onlineNow: (projectId: number) => http.get<OnlineNowRow[]>(`/api/v1/device/report/online/${projectId}`),
   onlineHistory: (projectId: number, q: { from: number; to: number; deviceType?: string }) => http.get<OnlineHistory>(`/api/v1/device/report/online/v2/${projectId}`, q),
@@ -47,21 +39,27 @@ export const dmApi = {
   testRuns: (q: ListParams) => http.get<Page<FactoryRunView>>('/api/v1/device/factorytest/runs', q),
   testDevices: (q: ListParams) => http.get<Page<FactoryDeviceRow>>('/api/v1/device/factorytest/devices', q),
 
-  operationLog: (q: ListParams) => http.get<Page<OperationLogRow>>('/api/v1/device/operationlog', q),
-  operate: (deviceId: number, eventType: 'refresh' | 'reboot' | 'syncTime') =>
-    http.post<{ commandId: number; status: string }>(`/api/v1/device/operation/${deviceId}?eventType=${eventType}`),
   subDevices: (gatewayId: number, q: ListParams) => http.get<Page<DeviceRow>>(`/api/v1/device/getviewlistbyareabypage_forpdevice/-1/${gatewayId}`, q),
 
   /** The device's QR label (SVG) for printing; spec §9 gives QR downloads 300 s. */
   qrCode: (deviceId: number, deviceCode: string) => download(`/api/v1/device/qrcode/${deviceId}`, { timeout: QR_DOWNLOAD_TIMEOUT_MS, fallbackName: `设备二维码-${deviceCode}.svg` }),
 };
 
-/** Buildings and floors of a project tree as filter options (「1号楼」「1号楼 / 2层」). */
-export function buildingFloorOptions(roots: AreaTreeNode[] | undefined) {
-  const out: { label: string; value: number }[] = [];
-  for (const b of roots?.[0]?.children ?? []) {
-    out.push({ label: b.label, value: b.id });
-    for (const f of b.children) out.push({ label: `${b.label} / ${f.label}`, value: f.id });
-  }
-  return out;
-}
+/** Query keys of the device-management resources, one per resource. */
+export const dmKeys = {
+  all: ['dm'] as const,
+  groups: ['dm', 'groups'] as const,
+  groupList: (projectId: number | null) => ['dm', 'groups', projectId] as const,
+  groupMembers: (groupId: number) => ['dm', 'groups', 'members', groupId] as const,
+  cards: ['dm', 'cards'] as const,
+  bareCards: (projectId: number | null) => ['dm', 'cards', 'bare', projectId] as const,
+  addresses: ['dm', 'addresses'] as const,
+  mqttSetting: (projectId: number | null) => ['dm', 'mqtt', projectId] as const,
+  online: (projectId: number | null) => ['dm', 'online', projectId] as const,
+  onlineHistory: (projectId: number | null, from?: number, to?: number, deviceType?: string) => ['dm', 'online-history', projectId, from, to, deviceType] as const,
+  bench: ['dm', 'bench'] as const,
+  benchDevices: (bench: string) => ['dm', 'bench', bench] as const,
+  testRun: (id: number) => ['dm', 'test-run', id] as const,
+  testRuns: ['dm', 'test-runs'] as const,
+  gatewaySubs: (gatewayId: number) => ['dm', 'gateway-subs', gatewayId] as const,
+};

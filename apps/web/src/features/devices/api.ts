@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { AreaTreeNode, Page } from '@kelvin/contracts';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Page } from '@kelvin/contracts';
 import type {
   CommandView, DeviceDetail, DeviceRow, HistoryAnswer, LiveCommandEvent, LiveDeviceEvent, OperationLogRow,
 } from '@kelvin/contracts/device';
@@ -8,7 +8,9 @@ import type { ListParams } from '../../components/data-table';
 import { http, withQuery } from '../../lib/http';
 import { getStored } from '../../lib/storage';
 
-/** Device API (spec §7.3 under /api/v1/device/, issue 3 contract). */
+type Query = Record<string, string | number | undefined>;
+
+/** Device API (spec §7.3 under /api/v1/device/). */
 export interface ProjectDeviceType {
   code: string;
   name: string;
@@ -25,24 +27,58 @@ export interface CommandAnswer {
   command: CommandView;
 }
 
+/** Devices of one area (a project, building or floor), grouped by room. */
+export type AreaDevices = { areaId: number; areaPath: string; devices: DeviceRow[] };
+
+/** The one wrapper of the device endpoints every feature uses (device lists, types, state, commands, log). */
 export const deviceApi = {
-  list: (q: ListParams) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
+  list: (q: ListParams | Query) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
   detail: (id: number) => http.get<DeviceDetail>(`/api/v1/device/detail/${id}`),
   types: (projectId: number) => http.get<ProjectDeviceType[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
+  byArea: (areaId: number) => http.get<AreaDevices[]>(`/api/v1/device/getviewbyarea/${areaId}`),
   history: (q: { deviceId: number; fields: string; from: number; to: number }) => http.get<HistoryAnswer>('/api/v1/device/history', q),
   write: (deviceId: number, fieldCode: string, value: string | number) =>
     http.post<CommandAnswer>(`/api/v1/device/writedeviceattr/${deviceId}/${fieldCode}/${encodeURIComponent(String(value))}`),
   operate: (deviceId: number, eventType: string) => http.post<CommandAnswer>(withQuery(`/api/v1/device/operation/${deviceId}`, { eventType })),
   command: (id: number) => http.get<CommandView>(`/api/v1/device/command/${id}`, undefined, { silent: true }),
   operationLog: (q: ListParams) => http.get<Page<OperationLogRow>>('/api/v1/device/operationlog', q),
-  projectTree: (projectId: number) => http.get<AreaTreeNode[]>(`/api/v1/area/tree/${projectId}`),
 };
 
-export const DEVICE_LIST_KEY = ['devices', 'list'] as const;
+/**
+ * Query keys of device data, one per resource. Every device list lives under `deviceKeys.lists` (live reports patch
+ * them all, a device change invalidates them all); `deviceKeys.all` refreshes everything about devices.
+ */
+export const deviceKeys = {
+  all: ['devices'] as const,
+  lists: ['devices', 'list'] as const,
+  /** a list screen's own key (its paging and filters are appended by the table) */
+  list: (screen: string) => ['devices', 'list', screen] as const,
+  detail: (id: number | null) => ['devices', 'detail', id] as const,
+  types: (projectId: number | null) => ['devices', 'types', projectId] as const,
+  byArea: (areaId: number | null | undefined) => ['devices', 'by-area', areaId] as const,
+  history: (id: number, from: number, to: number, fields: string[]) => ['devices', 'history', id, from, to, fields.join(',')] as const,
+  oplogs: ['devices', 'oplog'] as const,
+  oplog: (deviceId: number | null) => ['devices', 'oplog', deviceId] as const,
+};
+
+/** The device types of a project with their counts (one cache entry per project, shared by every screen). */
+export function useDeviceTypes(projectId: number | null, opts: { enabled?: boolean; refetchInterval?: number } = {}) {
+  return useQuery({
+    queryKey: deviceKeys.types(projectId),
+    queryFn: () => deviceApi.types(projectId!),
+    enabled: projectId !== null && opts.enabled !== false,
+    refetchInterval: opts.refetchInterval,
+  });
+}
+
+/** One device in full (the detail and control drawers share the entry; live reports patch it). */
+export function useDeviceDetail(deviceId: number | null) {
+  return useQuery({ queryKey: deviceKeys.detail(deviceId), queryFn: () => deviceApi.detail(deviceId!), enabled: deviceId !== null });
+}
 
 /** A live device event applied to every cached device list page: fields merged, online window moved. */
 function patchLists(client: QueryClient, e: LiveDeviceEvent) {
-  client.setQueriesData<Page<DeviceRow>>({ queryKey: DEVICE_LIST_KEY }, (page) => {
+  client.setQueriesData<Page<DeviceRow>>({ queryKey: deviceKeys.lists }, (page) => {
     if (!page?.rows.some((r) => r.id === e.deviceId)) return page;
     return {
       ...page,
@@ -69,7 +105,7 @@ export function useLiveDevices(projectId: number | null) {
     source.addEventListener('device', (m) => {
       const e = JSON.parse((m as MessageEvent).data) as LiveDeviceEvent;
       patchLists(client, e);
-      client.setQueryData<DeviceDetail>(['devices', 'detail', e.deviceId], (d) => d && {
+      client.setQueryData<DeviceDetail>(deviceKeys.detail(e.deviceId), (d) => d && {
         ...d, online: true, lastReportAt: e.lastReportAt, onlineUntil: e.onlineUntil, fields: { ...d.fields, ...e.fields },
         fieldTimes: { ...d.fieldTimes, ...Object.fromEntries(Object.keys(e.fields).map((k) => [k, e.ts])) },
       });

@@ -1,7 +1,8 @@
 import type {
   AreaDetail, AreaTreeNode, ImportModel, ImportResult, Page, ProjectDetail, ProjectFile, ProjectMapItem, ProjectMapStatus,
 } from '@kelvin/contracts';
-import { http } from '../../lib/http';
+import { useQuery } from '@tanstack/react-query';
+import { download, http } from '../../lib/http';
 
 type Query = Record<string, string | number | undefined>;
 export type ProjectRow = ProjectDetail;
@@ -15,6 +16,7 @@ export const areaApi = {
   update: (id: number, body: unknown) => http.put<AreaDetail>(`/api/v1/area/${id}`, body),
   move: (id: number, parentId: number) => http.post<AreaDetail>(`/api/v1/area/move/${id}`, { parentId }),
   remove: (id: number) => http.post<null>(`/api/v1/area/deletebyid/${id}`),
+  exportArea: (areaId: number) => download('/api/v1/area/exportArea', { query: { areaId } }),
   importModels: (list: string) => http.get<ImportModel[]>(`/api/v1/area/${list}`),
   importTree: (file: File) => {
     const form = new FormData();
@@ -34,6 +36,7 @@ export const projectApi = {
   setAlias: (projectId: number, alias: string) => http.post<{ alias: string | null }>(`/api/v1/project/setProjectAlias?projectId=${projectId}`, { alias }),
   files: (projectId: number) => http.post<ProjectFile[]>('/api/v1/static/getProjectFile', { projectId }),
   removeFile: (fileId: number) => http.post<null>('/api/v1/static/removeProjectFile', { fileId }),
+  downloadFile: (f: ProjectFile) => download(`/api/v1/static/downloadProjectFile/${f.id}`, { fallbackName: f.name }),
   upload: (projectId: number, file: File) => {
     const form = new FormData();
     form.append('file', file);
@@ -41,7 +44,45 @@ export const projectApi = {
   },
 };
 
+/**
+ * Query keys of areas and projects, one per resource: the area tree of a project is cached once, whoever shows it
+ * (device screens included), so invalidating `areaKeys.all` after an area change refreshes every tree.
+ */
+export const areaKeys = {
+  all: ['area'] as const,
+  /** -1: every visible region and project */
+  tree: (rootId: number | null) => ['area', 'tree', rootId] as const,
+  regions: ['area', 'regions'] as const,
+  detail: (id: number | null) => ['area', 'detail', id] as const,
+};
+
+export const projectKeys = {
+  all: ['project'] as const,
+  list: ['project', 'list'] as const,
+  detail: (projectId: number | null) => ['project', 'detail', projectId] as const,
+  alias: (projectId: number | null) => ['project', 'alias', projectId] as const,
+  map: ['project', 'map'] as const,
+  files: (projectId: number) => ['project', 'files', projectId] as const,
+  /** projects to pick from: one tenant's (platform) or the visible ones ('own') */
+  options: (scope: number | 'own' | undefined) => ['project', 'options', scope] as const,
+};
+
+/** A project's buildings → floors → rooms (or, with -1, every visible region and project). */
+export function useAreaTree(rootId: number | null) {
+  return useQuery({ queryKey: areaKeys.tree(rootId), queryFn: () => areaApi.tree(rootId!), enabled: rootId !== null });
+}
+
 /** Regions of the visible tree, for the project form's 所属区域. */
 export function regionOptions(roots: AreaTreeNode[]) {
   return roots.filter((n) => n.level === 'region').map((n) => ({ value: n.id, label: n.label }));
+}
+
+/** Buildings and floors of a project tree as filter options (「1号楼」「1号楼 / 2层」). */
+export function buildingFloorOptions(roots: AreaTreeNode[] | undefined) {
+  const out: { label: string; value: number }[] = [];
+  for (const b of roots?.[0]?.children ?? []) {
+    out.push({ label: b.label, value: b.id });
+    for (const f of b.children) out.push({ label: `${b.label} / ${f.label}`, value: f.id });
+  }
+  return out;
 }

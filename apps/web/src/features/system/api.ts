@@ -41,3 +41,14 @@ export const monitorApi = {
   status: () => http.get<ServiceStatus>('/api/v1/monitor/service'),
   rejects: (q: ListParams) => http.get<Page<IngestRejectRow>>('/api/v1/monitor/ingestrejects', q),
 };
+
+/** Query keys of the system settings and the service monitor, one per resource. */
+export const systemKeys = {
+  params: ['system', 'params'] as const,
+  smsSetting: ['system', 'sms-setting'] as const,
+  smsKinds: ['system', 'sms-kinds'] as const,
+  smsRecords: ['system', 'sms-record'] as const,
+  holidays: ['system', 'holiday'] as const,
+  monitorStatus: ['monitor', 'service'] as const,
+  monitorRejects: ['monitor', 'rejects'] as const,
+};

@@ -3,7 +3,7 @@ import { Alert, App, Button, Checkbox, Empty, Space, Spin, Tree, type TreeDataNo
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthorityNode } from '@kelvin/contracts/admin';
 import { PreventClickButton } from '../../../lib/ui';
-import { groupApi } from '../api';
+import { adminKeys, groupApi } from '../api';
 
 const KIND_LABELS: Record<string, string> = { view: '查看', btn_add: '新增', btn_edit: '编辑', btn_del: '删除', export: '导出', control: '控制' };
 const elementLabel = (code: string, name: string) => KIND_LABELS[code.slice(code.indexOf(':') + 1)] ?? name;
@@ -40,8 +40,8 @@ function indexTree(nodes: AuthorityNode[]): Index {
 export function AuthorityEditor({ roleId, tenantId, canEdit }: { roleId: number; tenantId: number | undefined; canEdit: boolean }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const tree = useQuery({ queryKey: ['admin', 'authority-tree', tenantId], queryFn: () => groupApi.authorityTree(tenantId) });
-  const current = useQuery({ queryKey: ['admin', 'authority', roleId], queryFn: () => groupApi.authority(roleId) });
+  const tree = useQuery({ queryKey: adminKeys.authorityTree(tenantId), queryFn: () => groupApi.authorityTree(tenantId) });
+  const current = useQuery({ queryKey: adminKeys.authority(roleId), queryFn: () => groupApi.authority(roleId) });
   const idx = useMemo(() => indexTree(tree.data ?? []), [tree.data]);
   const [menus, setMenus] = useState<Set<string>>(new Set());
   const [elements, setElements] = useState<Set<string>>(new Set());
@@ -63,7 +63,7 @@ export function AuthorityEditor({ roleId, tenantId, canEdit }: { roleId: number;
     },
     onSuccess: (saved) => {
       message.success(`权限已保存：${saved.menus.length} 个菜单，${saved.elements.length} 个按钮；该角色的用户下次操作即生效`);
-      qc.setQueryData(['admin', 'authority', roleId], saved);
+      qc.setQueryData(adminKeys.authority(roleId), saved);
     },
   });
 

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Select, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '../../../stores/session';
-import { tenantApi } from '../api';
+import { adminKeys, tenantApi } from '../api';
 
 /**
  * Platform administrators manage every tenant: this selector picks the tenant a screen works on (their own tenant,
@@ -13,7 +13,7 @@ export function useTenantScope(): { tenantId: number | undefined; selector: Reac
   const isPlatform = Boolean(user?.isPlatform);
   const [tenantId, setTenantId] = useState<number | undefined>(undefined);
   const tenants = useQuery({
-    queryKey: ['admin', 'tenant-options'],
+    queryKey: adminKeys.tenantOptions,
     queryFn: () => tenantApi.page({ pageNo: 1, pageSize: 200 }),
     enabled: isPlatform,
   });

@@ -6,7 +6,7 @@ import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { useSession } from '../../../stores/session';
 import { userApi } from '../api';
-import { ConfirmPasswordItem } from '../components/form-modal';
+import { ConfirmPasswordItem } from '../../../components/form-modal';
 
 /** changepassword (修改密码): the current password is required; other sessions of the user end. */
 export default function ChangePassword() {

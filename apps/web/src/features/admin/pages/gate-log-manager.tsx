@@ -4,7 +4,7 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { useSession } from '../../../stores/session';
-import { gateLogApi } from '../api';
+import { adminKeys, gateLogApi } from '../api';
 
 const METHOD_COLORS: Record<string, string> = { POST: 'green', PUT: 'blue', DELETE: 'red' };
 
@@ -15,7 +15,7 @@ export default function GateLogManager() {
   return (
     <PageContainer title="操作日志">
       <DataTable<GateLogDto>
-        queryKey={['admin', 'gateLog']}
+        queryKey={adminKeys.gateLog}
         fetchPage={gateLogApi.page}
         rowKey="id"
         exportUrl={gateLogApi.exportUrl}

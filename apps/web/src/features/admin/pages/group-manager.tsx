@@ -6,8 +6,8 @@ import { groupCreate, type GroupTreeNode } from '@kelvin/contracts/admin';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { FormModal } from '../components/form-modal';
-import { groupApi } from '../api';
+import { FormModal } from '../../../components/form-modal';
+import { adminKeys, groupApi } from '../api';
 import { AuthorityEditor } from '../components/authority-editor';
 import { useTenantScope } from '../components/tenant-scope';
 
@@ -30,7 +30,7 @@ const toSelect = (nodes: GroupTreeNode[], exclude?: number): SelectNode[] =>
 function MembersEditor({ roleId, canEdit }: { roleId: number; canEdit: boolean }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const data = useQuery({ queryKey: ['admin', 'members', roleId], queryFn: () => groupApi.members(roleId) });
+  const data = useQuery({ queryKey: adminKeys.members(roleId), queryFn: () => groupApi.members(roleId) });
   const [members, setMembers] = useState<number[]>([]);
   const [leaders, setLeaders] = useState<number[]>([]);
   useEffect(() => {
@@ -42,8 +42,8 @@ function MembersEditor({ roleId, canEdit }: { roleId: number; canEdit: boolean }
     mutationFn: () => groupApi.setMembers(roleId, { members, leaders }),
     onSuccess: (saved) => {
       message.success('成员已保存');
-      qc.setQueryData(['admin', 'members', roleId], saved);
-      qc.invalidateQueries({ queryKey: ['admin', 'group-tree'] });
+      qc.setQueryData(adminKeys.members(roleId), saved);
+      qc.invalidateQueries({ queryKey: adminKeys.groups });
     },
   });
   if (data.isLoading) return <Spin />;
@@ -72,12 +72,12 @@ export default function GroupManager() {
   const [editing, setEditing] = useState<{ id?: number; parentId?: number | null } | null>(null);
   const [form] = Form.useForm();
 
-  const types = useQuery({ queryKey: ['admin', 'group-types', tenantId], queryFn: () => groupApi.types(tenantId) });
-  const tree = useQuery({ queryKey: ['admin', 'group-tree', tenantId, groupType], queryFn: () => groupApi.tree({ groupType, tenantId }) });
+  const types = useQuery({ queryKey: adminKeys.groupTypeOptions(tenantId), queryFn: () => groupApi.types(tenantId) });
+  const tree = useQuery({ queryKey: adminKeys.groupTree(tenantId, groupType), queryFn: () => groupApi.tree({ groupType, tenantId }) });
   const all = useMemo(() => flatten(tree.data ?? []), [tree.data]);
   const role = all.find((r) => r.id === selected) ?? null;
   useEffect(() => setSelected(null), [tenantId, groupType]);
-  const refresh = () => qc.invalidateQueries({ queryKey: ['admin', 'group-tree'] });
+  const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.groups });
 
   const save = useMutation({
     mutationFn: (raw: Record<string, unknown>) => {

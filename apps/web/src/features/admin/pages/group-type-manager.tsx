@@ -7,12 +7,11 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { Can } from '../../../lib/ui';
-import { FormModal, DeleteLink } from '../components/form-modal';
+import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { useSession } from '../../../stores/session';
-import { groupTypeApi } from '../api';
+import { adminKeys, groupTypeApi } from '../api';
 import { useTenantScope } from '../components/tenant-scope';
 
-const KEY = ['admin', 'groupType'];
 const f = groupTypeCreate.shape;
 
 /** groupTypeManager (角色类型管理): the built-in role / department / free types plus the tenant's own. */
@@ -24,8 +23,7 @@ export default function GroupTypeManager() {
   const [editing, setEditing] = useState<GroupTypeDto | 'new' | null>(null);
   const [form] = Form.useForm();
   const refresh = () => {
-    qc.invalidateQueries({ queryKey: KEY });
-    qc.invalidateQueries({ queryKey: ['admin', 'group-types'] });
+    qc.invalidateQueries({ queryKey: adminKeys.groupTypes });
   };
 
   const save = useMutation({
@@ -54,7 +52,7 @@ export default function GroupTypeManager() {
   return (
     <PageContainer title="角色类型管理" extra={selector}>
       <DataTable<GroupTypeDto>
-        queryKey={[...KEY, tenantId]}
+        queryKey={adminKeys.groupTypeList(tenantId)}
         fetchPage={groupTypeApi.page}
         params={{ tenantId }}
         rowKey="id"

@@ -7,8 +7,8 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { FormModal } from '../components/form-modal';
-import { elementApi, menuApi } from '../api';
+import { FormModal } from '../../../components/form-modal';
+import { adminKeys, elementApi, menuApi } from '../api';
 
 const mf = menuCreate.shape;
 const ef = elementCreate.shape;
@@ -45,7 +45,7 @@ function Elements({ menuCode }: { menuCode: string }) {
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ElementDto | 'new' | null>(null);
   const [form] = Form.useForm();
-  const key = ['admin', 'element', menuCode];
+  const key = adminKeys.elements(menuCode);
   const save = useMutation({
     mutationFn: (v: Record<string, unknown>) => (editing === 'new'
       ? elementApi.create({ ...v, menuCode })
@@ -118,7 +118,7 @@ export default function MenuManager() {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const canEdit = useCan('menuManager:btn_edit');
-  const tree = useQuery({ queryKey: ['admin', 'menu-tree'], queryFn: menuApi.tree });
+  const tree = useQuery({ queryKey: adminKeys.menuTree, queryFn: menuApi.tree });
   const all = useMemo(() => flatten(tree.data ?? []), [tree.data]);
   const [selected, setSelected] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -131,7 +131,7 @@ export default function MenuManager() {
     if (menu) form.setFieldsValue(menu);
   }, [menu, form]);
   const refresh = () => {
-    qc.invalidateQueries({ queryKey: ['admin', 'menu-tree'] });
+    qc.invalidateQueries({ queryKey: adminKeys.menus });
   };
 
   const update = useMutation({

@@ -8,10 +8,9 @@ import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, useCan } from '../../../lib/ui';
-import { FormModal, DeleteLink } from '../components/form-modal';
-import { tenantApi } from '../api';
+import { FormModal, DeleteLink } from '../../../components/form-modal';
+import { adminKeys, tenantApi } from '../api';
 
-const KEY = ['admin', 'tenant'];
 const f = tenantCreate.shape;
 
 function readDataUrl(file: File): Promise<string> {
@@ -31,7 +30,7 @@ export default function TenantManager() {
   const [form] = Form.useForm();
   const [logo, setLogo] = useState<string | null | undefined>(undefined);
   const canEdit = useCan('tenantManager:btn_edit');
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.tenants });
 
   const save = useMutation({
     mutationFn: async (values: Record<string, unknown>) => {
@@ -77,7 +76,7 @@ export default function TenantManager() {
   return (
     <PageContainer title="租户管理">
       <DataTable<TenantDto>
-        queryKey={KEY}
+        queryKey={adminKeys.tenants}
         fetchPage={tenantApi.page}
         rowKey="id"
         filters={[

@@ -2,32 +2,31 @@ import { useState } from 'react';
 import { App, Button, Col, Form, Input, Popconfirm, Row, Select, Space, Switch, Tag, Tooltip } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AreaTreeNode, Page, ProjectInfo } from '@kelvin/contracts';
+import type { AreaTreeNode } from '@kelvin/contracts';
 import { passwordForUser, userCreate, type UserDto } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
-import { http } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { ConfirmPasswordItem, FormModal, DeleteLink } from '../components/form-modal';
+import { ConfirmPasswordItem, FormModal, DeleteLink } from '../../../components/form-modal';
 import { useSession } from '../../../stores/session';
-import { userApi } from '../api';
+import { adminKeys, userApi } from '../api';
+import { areaApi, projectApi, projectKeys } from '../../projects';
 import { useTenantScope } from '../components/tenant-scope';
 
-const KEY = ['admin', 'user'];
 const f = userCreate.shape;
 
 /** Projects of the tenant being managed: the platform lists every tenant's projects, others their visible ones. */
 function useProjectOptions(tenantId: number | undefined, isPlatform: boolean) {
   return useQuery({
-    queryKey: ['admin', 'project-options', isPlatform ? tenantId : 'own'],
+    queryKey: projectKeys.options(isPlatform ? tenantId : 'own'),
     queryFn: async () => {
       if (isPlatform) {
-        const page = await http.get<Page<ProjectInfo>>('/api/v1/area/project/list', { pageNo: 1, pageSize: 200 });
+        const page = await projectApi.page({ pageNo: 1, pageSize: 200 });
         return page.rows.filter((p) => p.tenantId === tenantId).map((p) => ({ value: p.id, label: p.name }));
       }
-      const roots = await http.get<AreaTreeNode[]>('/api/v1/area/treeonlyproject/-1');
+      const roots = await areaApi.regions();
       const out: { value: number; label: string }[] = [];
       const walk = (nodes: AreaTreeNode[]) => nodes.forEach((n) => (n.level === 'project' ? out.push({ value: n.id, label: n.label }) : walk(n.children)));
       walk(roots);
@@ -48,9 +47,9 @@ export default function UserManager() {
   const [pwForm] = Form.useForm();
   const username = Form.useWatch('username', form) as string | undefined;
   const allProjects = Form.useWatch('allProjects', form) as boolean | undefined;
-  const roles = useQuery({ queryKey: ['admin', 'role-options', tenantId], queryFn: () => userApi.roles(tenantId) });
+  const roles = useQuery({ queryKey: adminKeys.roleOptions(tenantId), queryFn: () => userApi.roles(tenantId) });
   const projects = useProjectOptions(tenantId, Boolean(me?.isPlatform));
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.users });
 
   const save = useMutation({
     mutationFn: (values: Record<string, unknown>) => (editing === 'new'
@@ -101,7 +100,7 @@ export default function UserManager() {
   return (
     <PageContainer title="用户管理" extra={selector}>
       <DataTable<UserDto>
-        queryKey={[...KEY, tenantId]}
+        queryKey={adminKeys.userList(tenantId)}
         fetchPage={userApi.page}
         params={{ tenantId }}
         rowKey="id"

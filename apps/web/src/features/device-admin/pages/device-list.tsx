@@ -1,19 +1,19 @@
 import { useState } from 'react';
 import { App, Badge, Button, Empty, Form, Input, Popconfirm, Select, Space, Tabs, Tag } from 'antd';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DEVICE_TYPES, deviceCodeSchema, deviceUpdateBody, type DeviceCredentials, type DeviceImportResult, type DeviceRow, type StorageRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
-import { ImportDialog } from '../../projects/components/import-dialog';
-import { deviceAdminApi, saveCredentialsCsv, type Created } from '../api';
+import { ImportDialog } from '../../../components/import-dialog';
+import { deviceAdminApi, deviceAdminKeys, saveCredentialsCsv, type Created } from '../api';
+import { deviceApi, deviceKeys, useDeviceTypes } from '../../devices';
 import { AreaPicker, CredentialsView } from '../components';
-import { QrButton } from '../../device-management/components/qr-button';
+import { QrButton } from '../../device-management';
 
-const KEY = ['device-admin'];
 const u = deviceUpdateBody.shape;
 type Dialog = { kind: 'add' | 'storageAdd' } | { kind: 'edit' | 'replace' | 'rename'; device: DeviceRow } | { kind: 'move'; ids: number[] } | { kind: 'import' | 'gatewayImport' } | null;
 
@@ -26,8 +26,9 @@ export default function DeviceList() {
   const [creds, setCreds] = useState<DeviceCredentials | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const [form] = Form.useForm();
-  const types = useQuery({ queryKey: ['device-admin', 'types', projectId], queryFn: () => deviceAdminApi.types(projectId!), enabled: projectId !== null });
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const types = useDeviceTypes(projectId);
+  // lists, counts, details and the storage tab all change with a device
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: deviceKeys.all }), qc.invalidateQueries({ queryKey: deviceAdminKeys.storage })]);
   const finish = (msg: string) => (r?: unknown) => {
     message.success(msg);
     setDialog(null);
@@ -86,8 +87,8 @@ export default function DeviceList() {
         {
           key: 'devices', label: '设备', children: (
             <DataTable<DeviceRow>
-              queryKey={[...KEY, 'list']}
-              fetchPage={deviceAdminApi.page}
+              queryKey={deviceKeys.list('admin')}
+              fetchPage={deviceApi.list}
               params={{ projectId }}
               rowKey="id"
               rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k as number[]) }}
@@ -123,7 +124,7 @@ export default function DeviceList() {
         {
           key: 'storage', label: '设备库存', children: (
             <DataTable<StorageRow>
-              queryKey={[...KEY, 'storage']}
+              queryKey={deviceAdminKeys.storage}
               fetchPage={deviceAdminApi.storage}
               params={{ projectId }}
               rowKey="id"

@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { App, Badge, Button, Input, Select, Space, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import type { DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { formatDateTime } from '../../../lib/time';
-import { buildingFloorOptions, dmApi } from '../api';
+import { deviceApi, deviceKeys, useDeviceTypes } from '../../devices';
+import { buildingFloorOptions, useAreaTree } from '../../projects';
 
 /** Most devices one batch may take (the server's limit for batchpara and address requests). */
 export const PICK_LIMIT = 1000;
@@ -34,8 +34,8 @@ export function DevicePicker(props: {
   const [filters, setFilters] = useState<PickerFilters>({});
   const [keyword, setKeyword] = useState('');
   const [picking, setPicking] = useState(false);
-  const tree = useQuery({ queryKey: ['dm', 'tree', projectId], queryFn: () => dmApi.tree(projectId) });
-  const types = useQuery({ queryKey: ['dm', 'types', projectId], queryFn: () => dmApi.types(projectId), enabled: !props.deviceType });
+  const tree = useAreaTree(projectId);
+  const types = useDeviceTypes(projectId, { enabled: !props.deviceType });
   const params = { projectId, ...filters, deviceType: props.deviceType ?? filters.deviceType };
   const set = (patch: PickerFilters) => setFilters((f) => ({ ...f, ...patch }));
 
@@ -44,7 +44,7 @@ export function DevicePicker(props: {
     try {
       const rows: DeviceRow[] = [];
       for (let pageNo = 1; rows.length < PICK_LIMIT; pageNo++) {
-        const page = await dmApi.devices({ ...params, pageNo, pageSize: 200 });
+        const page = await deviceApi.list({ ...params, pageNo, pageSize: 200 });
         rows.push(...page.rows);
         if (rows.length >= page.total || !page.rows.length) {
           if (page.total > PICK_LIMIT) message.warning(`筛选结果共 ${page.total} 台，一次最多选择 ${PICK_LIMIT} 台`);
@@ -76,8 +76,8 @@ export function DevicePicker(props: {
           onSearch={(v) => set({ keyword: v.trim() || undefined })} />
       </Space>
       <DataTable<DeviceRow>
-        queryKey={['dm', 'picker', props.queryKey]}
-        fetchPage={dmApi.devices}
+        queryKey={deviceKeys.list(`picker-${props.queryKey}`)}
+        fetchPage={deviceApi.list}
         params={params}
         rowKey="id"
         defaultPageSize={10}

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FactoryDeviceRow, FactoryRunStatus, FactoryRunView, FactoryStepStatus, FactoryStepView } from '@kelvin/contracts';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 
 export const RUN_COLORS: Record<FactoryRunStatus, string> = { running: 'processing', passed: 'success', failed: 'error', aborted: 'warning' };
 const STEP_COLORS: Record<FactoryStepStatus, string> = { pending: 'default', running: 'processing', passed: 'success', failed: 'error', skipped: 'default' };
@@ -44,19 +44,19 @@ export function StepTable({ steps }: { steps: FactoryStepView[] }) {
 export function TestRunCard({ runId, onClose }: { runId: number; onClose?: () => void }) {
   const qc = useQueryClient();
   const run = useQuery({
-    queryKey: ['dm', 'test-run', runId],
+    queryKey: dmKeys.testRun(runId),
     queryFn: () => dmApi.testRun(runId),
     refetchInterval: (q) => (q.state.data?.status === 'running' || !q.state.data ? 1000 : false),
   });
   const stop = useMutation({
     mutationFn: () => dmApi.stopTest(runId),
-    onSuccess: (r) => qc.setQueryData(['dm', 'test-run', runId], r),
+    onSuccess: (r) => qc.setQueryData(dmKeys.testRun(runId), r),
   });
   const r: FactoryRunView | undefined = run.data;
   const finished = r !== undefined && r.status !== 'running';
   useEffect(() => {
     // the bench's device list shows each device's latest result
-    if (finished) void qc.invalidateQueries({ queryKey: ['dm', 'bench'] });
+    if (finished) void qc.invalidateQueries({ queryKey: dmKeys.bench });
   }, [finished, qc]);
   if (!r) return <Card size="small" loading />;
   const done = r.passed + r.failed;

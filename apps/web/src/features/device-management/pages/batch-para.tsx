@@ -1,13 +1,14 @@
-import { useMemo, useState } from 'react';
-import { Alert, App, Button, Card, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, App, Button, Card, Empty, Form, Input, Popconfirm, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { useMutation } from '@tanstack/react-query';
 import {
-  BATCH_RESULT_LABELS, COMMAND_STATUS_LABELS, DEVICE_TYPE_BY_CODE, allowedRange, fieldDisplay, validateFieldWrite,
-  type BatchParaAnswer, type BatchParaResult, type CommandStatus, type CommandView, type DeviceRow,
+  BATCH_RESULT_LABELS, COMMAND_STATUS_LABELS, DEVICE_TYPE_BY_CODE, advancesCommand, fieldDisplay,
+  type BatchParaAnswer, type BatchParaResult, type CommandStatus, type DeviceRow, type FieldValue, type LiveCommandEvent,
 } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
-import { http } from '../../../lib/http';
 import { PreventClickButton } from '../../../lib/ui';
+import { FieldInput, checkFieldValue } from '../../../components/field-input';
+import { commandEvents, deviceApi, useDeviceTypes, useLiveDevices } from '../../devices';
 import { dmApi } from '../api';
 import { DevicePicker } from '../components/device-picker';
 
@@ -21,12 +22,24 @@ const TTL_OPTIONS = [
 ];
 const CMD_COLORS: Record<CommandStatus, string> = { pending: 'orange', sent: 'blue', acked: 'green', rejected: 'red', expired: 'default' };
 
-/** Command states of the written devices, a few requests at a time. */
-async function commandStates(ids: number[]): Promise<Map<number, CommandView | null>> {
-  const out = new Map<number, CommandView | null>();
+type CommandState = Pick<LiveCommandEvent, 'status' | 'error'>;
+
+/** States merged per command: whichever is further along (answers to requests and live events may cross). */
+function mergeStates(into: Map<number, CommandState | null>, from: Iterable<[number, CommandState | null]>) {
+  const out = new Map(into);
+  for (const [id, next] of from) {
+    const current = out.get(id);
+    out.set(id, current && next && !advancesCommand(current.status, next.status) ? current : next ?? current ?? null);
+  }
+  return out;
+}
+
+/** Command states of the written devices, a few requests at a time (null: not visible to this user). */
+async function commandStates(ids: number[]): Promise<Map<number, CommandState | null>> {
+  const out = new Map<number, CommandState | null>();
   for (let i = 0; i < ids.length; i += 8) {
     const chunk = ids.slice(i, i + 8);
-    const got = await Promise.all(chunk.map((id) => http.get<CommandView>(`/api/v1/device/command/${id}`, undefined, { silent: true }).catch(() => null)));
+    const got = await Promise.all(chunk.map((id) => deviceApi.command(id).catch(() => null)));
     chunk.forEach((id, j) => out.set(id, got[j]));
   }
   return out;
@@ -42,24 +55,37 @@ export default function BatchPara() {
   const { message } = App.useApp();
   const [deviceType, setDeviceType] = useState<string | undefined>();
   const [fieldCode, setFieldCode] = useState<string | undefined>();
-  const [value, setValue] = useState<number | string | null>(null);
+  const [value, setValue] = useState<FieldValue | undefined>();
   const [ttl, setTtl] = useState(600);
   const [picked, setPicked] = useState<DeviceRow[]>([]);
   const [answer, setAnswer] = useState<BatchParaAnswer | null>(null);
-  const [states, setStates] = useState<Map<number, CommandView | null>>(new Map());
-  const types = useQuery({ queryKey: ['dm', 'types', projectId], queryFn: () => dmApi.types(projectId!), enabled: projectId !== null });
+  const [states, setStates] = useState<Map<number, CommandState | null>>(new Map());
+  const types = useDeviceTypes(projectId);
+
+  // the devices' acknowledgements arrive on the live stream as they happen
+  useLiveDevices(projectId);
+  useEffect(() => {
+    const ids = new Set(answer?.results.map((r) => r.commandId) ?? []);
+    const onEvent = (e: Event) => {
+      const { commandId, status, error } = (e as CustomEvent<LiveCommandEvent>).detail;
+      if (ids.has(commandId)) setStates((m) => mergeStates(m, [[commandId, { status, error }]]));
+    };
+    commandEvents.addEventListener('command', onEvent);
+    return () => commandEvents.removeEventListener('command', onEvent);
+  }, [answer]);
 
   const def = deviceType ? DEVICE_TYPE_BY_CODE.get(deviceType) : undefined;
   const writable = useMemo(() => def?.fields.filter((f) => f.writable) ?? [], [def]);
   const field = writable.find((f) => f.code === fieldCode);
-  const check = field && value !== null && value !== '' ? validateFieldWrite(def!, field.code, value) : null;
+  const limitsFrom = useMemo(() => picked.map((d) => d.fields), [picked]);
+  const check = field ? checkFieldValue(def!, field, value, limitsFrom) : null;
   const typeOptions = (types.data ?? [])
     .filter((t) => t.total > 0 && DEVICE_TYPE_BY_CODE.get(t.code)?.fields.some((f) => f.writable))
     .map((t) => ({ value: t.code, label: `${t.name}（${t.total} 台）` }));
 
   const follow = useMutation({
     mutationFn: (a: BatchParaAnswer) => commandStates(a.results.filter((r) => r.commandId !== null).map((r) => r.commandId!)),
-    onSuccess: setStates,
+    onSuccess: (got) => setStates((m) => mergeStates(m, got)),
   });
   const send = useMutation({
     mutationFn: () => dmApi.batchPara({ deviceIds: picked.map((d) => d.id), fieldCode: field!.code, value: (check as { value: number | string }).value, ttl }),
@@ -76,23 +102,10 @@ export default function BatchPara() {
   const chooseType = (t?: string) => {
     setDeviceType(t);
     setFieldCode(undefined);
-    setValue(null);
+    setValue(undefined);
     setPicked([]);
   };
   const description = field && check?.ok ? `${field.label} → ${fieldDisplay(def!, field.code, check.value)}` : '';
-
-  const valueInput = () => {
-    if (!field) return <Input disabled placeholder="先选择参数" style={{ width: 220 }} />;
-    if (field.kind === 'enum' || field.kind === 'bool') {
-      return <Select style={{ width: 220 }} placeholder="选择取值" value={value ?? undefined} onChange={setValue} data-testid="batch-value"
-        options={Object.entries(field.options ?? {}).map(([v, l]) => ({ value: Number(v), label: `${l}（${v}）` }))} />;
-    }
-    if (field.kind === 'number') {
-      return <InputNumber style={{ width: 220 }} placeholder={allowedRange(field)} value={value as number | null} onChange={(v) => setValue(v)} step={field.step}
-        suffix={field.unit || undefined} data-testid="batch-value" />;
-    }
-    return <Input style={{ width: 220 }} placeholder={field.kind === 'time' ? 'HH:MM' : ''} value={(value as string) ?? ''} onChange={(e) => setValue(e.target.value)} data-testid="batch-value" />;
-  };
 
   return (
     <PageContainer title="批量参数设置">
@@ -104,10 +117,12 @@ export default function BatchPara() {
           </Form.Item>
           <Form.Item label="参数" required>
             <Select style={{ width: 200 }} placeholder="选择参数" value={fieldCode} disabled={!def} data-testid="batch-field"
-              onChange={(c) => { setFieldCode(c); setValue(null); }} options={writable.map((f) => ({ value: f.code, label: f.label }))} />
+              onChange={(c) => { setFieldCode(c); setValue(undefined); }} options={writable.map((f) => ({ value: f.code, label: f.label }))} />
           </Form.Item>
-          <Form.Item label="取值" required validateStatus={check && !check.ok ? 'error' : undefined} help={check && !check.ok ? check.message : field ? `允许：${allowedRange(field)}` : undefined}>
-            {valueInput()}
+          <Form.Item label="取值" required>
+            {field && def
+              ? <FieldInput def={def} field={field} value={value} onChange={setValue} limitsFrom={limitsFrom} testId="batch-value" />
+              : <Input disabled placeholder="先选择参数" style={{ width: 220 }} />}
           </Form.Item>
           <Form.Item label="离线等待" tooltip="设备不在线（或 4G 设备休眠）时，指令在此期限内等待设备上线后下发，过期则记为失败">
             <Select style={{ width: 120 }} value={ttl} onChange={setTtl} options={TTL_OPTIONS} />

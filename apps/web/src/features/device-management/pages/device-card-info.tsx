@@ -9,9 +9,8 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 
-const KEY = ['dm', 'cards'];
 const c = deviceCardBody.shape;
 /** Packages ending within this many days are flagged. */
 const SOON_DAYS = 30;
@@ -45,10 +44,10 @@ export default function DeviceCardInfo() {
   const qc = useQueryClient();
   const [editing, setEditing] = useState<{ device?: Device4gRow } | null>(null);
   const [form] = Form.useForm<FormValues>();
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const refresh = () => qc.invalidateQueries({ queryKey: dmKeys.cards });
   // 4G devices without a card, for 新增
   const bare = useQuery({
-    queryKey: [...KEY, 'bare', projectId],
+    queryKey: dmKeys.bareCards(projectId),
     queryFn: () => dmApi.cards({ projectId: projectId!, hasCard: '0', pageNo: 1, pageSize: 200 }),
     enabled: projectId !== null && editing !== null && !editing.device,
   });
@@ -92,7 +91,7 @@ export default function DeviceCardInfo() {
   return (
     <PageContainer title="物联网卡信息">
       <DataTable<Device4gRow>
-        queryKey={KEY}
+        queryKey={dmKeys.cards}
         fetchPage={dmApi.cards}
         params={{ projectId }}
         rowKey="id"

@@ -8,10 +8,10 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 import { DevicePicker } from '../components/device-picker';
+import { useDeviceTypes } from '../../devices';
 
-const KEY = ['dm', 'groups'];
 const g = groupBody.shape;
 
 /** devicegroup (设备分组): named sets of a project's devices, used by batch writes, tasks and reports. */
@@ -25,10 +25,10 @@ export default function DeviceGroupPage() {
   const [picked, setPicked] = useState<DeviceRow[]>([]);
   const [selectedMembers, setSelectedMembers] = useState<number[]>([]);
   const [form] = Form.useForm();
-  const groups = useQuery({ queryKey: [...KEY, projectId], queryFn: () => dmApi.groups(projectId!), enabled: projectId !== null });
+  const groups = useQuery({ queryKey: dmKeys.groupList(projectId), queryFn: () => dmApi.groups(projectId!), enabled: projectId !== null });
   const group = groups.data?.find((x) => x.id === current) ?? groups.data?.[0] ?? null;
-  const types = useQuery({ queryKey: ['dm', 'types', projectId], queryFn: () => dmApi.types(projectId!), enabled: projectId !== null });
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const types = useDeviceTypes(projectId);
+  const refresh = () => qc.invalidateQueries({ queryKey: dmKeys.groups });
 
   const save = useMutation({
     mutationFn: (v: { name: string; remark?: string }) => (editing === 'new' ? dmApi.createGroup({ projectId: projectId!, ...v }) : dmApi.updateGroup((editing as DeviceGroup).id, v)),
@@ -94,7 +94,7 @@ export default function DeviceGroupPage() {
         <div style={{ flex: 1, minWidth: 0 }}>
           {!group ? <Card><Empty description="请先新增一个分组，再把设备加入分组" /></Card> : (
             <DataTable<DeviceRow>
-              queryKey={[...KEY, 'members', group.id]}
+              queryKey={dmKeys.groupMembers(group.id)}
               fetchPage={(q) => dmApi.groupDevices(group.id, q)}
               rowKey="id"
               title={<span data-testid="group-title">{group.name}（创建于 {formatDateTime(group.createdAt, 'YYYY-MM-DD')}）</span>}

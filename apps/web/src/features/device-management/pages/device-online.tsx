@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { ONLINE_HISTORY_MAX_DAYS, type OnlineNowRow } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 
 const OnlineByTypeChart = lazy(() => import('../components/online-charts').then((m) => ({ default: m.OnlineByTypeChart })));
 const OnlineHistoryChart = lazy(() => import('../components/online-charts').then((m) => ({ default: m.OnlineHistoryChart })));
@@ -26,9 +26,9 @@ export default function DeviceOnline() {
   const from = range === 'custom' ? custom?.[0].startOf('day').valueOf() : anchor - RANGES[range].hours * HOUR;
   const to = range === 'custom' ? custom?.[1].endOf('day').valueOf() : anchor;
   const enabled = projectId !== null;
-  const now = useQuery({ queryKey: ['dm', 'online', projectId], queryFn: () => dmApi.onlineNow(projectId!), enabled, refetchInterval: 60_000 });
+  const now = useQuery({ queryKey: dmKeys.online(projectId), queryFn: () => dmApi.onlineNow(projectId!), enabled, refetchInterval: 60_000 });
   const history = useQuery({
-    queryKey: ['dm', 'online-history', projectId, from, to, deviceType],
+    queryKey: dmKeys.onlineHistory(projectId, from, to, deviceType),
     queryFn: () => dmApi.onlineHistory(projectId!, { from: from!, to: to!, deviceType }),
     enabled: enabled && from !== undefined && to !== undefined,
   });

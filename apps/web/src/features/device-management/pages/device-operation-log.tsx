@@ -5,14 +5,14 @@ import { DEVICE_TYPE_BY_CODE, type OperationLogRow } from '@kelvin/contracts';
 import { DataTable, type ListParams } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
-import { dmApi } from '../api';
+import { deviceApi, deviceKeys } from '../../devices';
 
 const RESULT_COLORS: Record<string, string> = {
   成功: 'green', 已执行: 'green', 已下发: 'blue', 等待下发: 'orange', 设备拒绝: 'red', 已过期: 'red', 失败: 'red',
 };
 
 /** The query form's date range (atFrom/atTo, as the export takes it) becomes the log API's from/to. */
-const fetchLog = ({ atFrom, atTo, ...q }: ListParams) => dmApi.operationLog({ ...q, from: atFrom, to: atTo } as ListParams);
+const fetchLog = ({ atFrom, atTo, ...q }: ListParams) => deviceApi.operationLog({ ...q, from: atFrom, to: atTo } as ListParams);
 
 /** deviceoperationlog (设备操作日志): every command and device change of the project — who, when, what, result; export. */
 export default function DeviceOperationLog() {
@@ -20,8 +20,8 @@ export default function DeviceOperationLog() {
   const [deviceId, setDeviceId] = useState<number | undefined>();
   const [search, setSearch] = useState('');
   const devices = useQuery({
-    queryKey: ['dm', 'log-devices', projectId, search],
-    queryFn: () => dmApi.devices({ projectId: projectId!, keyword: search || undefined, pageNo: 1, pageSize: 20 }),
+    queryKey: [...deviceKeys.list('log-search'), projectId, search],
+    queryFn: () => deviceApi.list({ projectId: projectId!, keyword: search || undefined, pageNo: 1, pageSize: 20 }),
     enabled: projectId !== null,
   });
   if (projectId === null) return <PageContainer title="设备操作日志"><Empty description="请先在顶部选择项目" /></PageContainer>;
@@ -36,7 +36,7 @@ export default function DeviceOperationLog() {
       </Space>
     )}>
       <DataTable<OperationLogRow>
-        queryKey={['dm', 'oplog']}
+        queryKey={deviceKeys.oplogs}
         fetchPage={fetchLog}
         params={{ projectId, deviceId }}
         rowKey="id"

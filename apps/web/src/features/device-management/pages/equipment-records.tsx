@@ -4,12 +4,12 @@ import { FACTORY_BENCHES, FACTORY_RUN_STATUS_LABELS, type FactoryRunView } from 
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 import { RUN_COLORS, StepTable } from '../components/test-run';
 
 /** The steps of one record, loaded when its row is expanded. */
 function RunSteps({ id }: { id: number }) {
-  const run = useQuery({ queryKey: ['dm', 'test-run', id], queryFn: () => dmApi.testRun(id) });
+  const run = useQuery({ queryKey: dmKeys.testRun(id), queryFn: () => dmApi.testRun(id) });
   return <Spin spinning={run.isLoading}><StepTable steps={run.data?.steps ?? []} /></Spin>;
 }
 
@@ -20,7 +20,7 @@ export default function EquipmentRecords() {
   return (
     <PageContainer title="测试记录">
       <DataTable<FactoryRunView>
-        queryKey={['dm', 'test-runs']}
+        queryKey={dmKeys.testRuns}
         fetchPage={dmApi.testRuns}
         params={{ projectId }}
         rowKey="id"

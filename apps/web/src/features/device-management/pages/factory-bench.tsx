@@ -6,7 +6,7 @@ import { DEVICE_TYPE_BY_CODE, FACTORY_BENCH_BY_CODE, type FactoryDeviceRow } fro
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { Can, PreventClickButton } from '../../../lib/ui';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 import { LastRunCell, TestRunCard } from '../components/test-run';
 
 /**
@@ -39,7 +39,7 @@ export default function FactoryBench() {
     <PageContainer title={bench.title} extra={<Typography.Text type="secondary">{bench.description}</Typography.Text>}>
       <DataTable<FactoryDeviceRow>
         title="测试台上的设备"
-        queryKey={['dm', 'bench', bench.code]}
+        queryKey={dmKeys.benchDevices(bench.code)}
         fetchPage={dmApi.testDevices}
         params={{ projectId, bench: bench.code }}
         rowKey="id"

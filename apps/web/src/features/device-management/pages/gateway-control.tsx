@@ -6,8 +6,9 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 import { QrButton } from '../components/qr-button';
+import { deviceApi, deviceKeys } from '../../devices';
 
 type Hub = 'gateway' | 'manager';
 const OPERATIONS = [
@@ -23,7 +24,7 @@ function SubDevices({ hub }: { hub: DeviceRow }) {
   return (
     <DataTable<DeviceRow>
       title={`${hub.deviceName} 的下属设备`}
-      queryKey={['dm', 'gateway-subs', hub.id]}
+      queryKey={dmKeys.gatewaySubs(hub.id)}
       fetchPage={(q) => dmApi.subDevices(hub.id, q)}
       rowKey="id"
       defaultPageSize={10}
@@ -45,7 +46,7 @@ export default function GatewayControl() {
   const { message } = App.useApp();
   const [hub, setHub] = useState<Hub>('gateway');
   const operate = useMutation({
-    mutationFn: ({ d, code }: { d: DeviceRow; code: (typeof OPERATIONS)[number]['code'] }) => dmApi.operate(d.id, code),
+    mutationFn: ({ d, code }: { d: DeviceRow; code: (typeof OPERATIONS)[number]['code'] }) => deviceApi.operate(d.id, code),
     onSuccess: (r) => (r.status === 'pending' ? message.warning('网关当前不在线，指令将在其上线后下发') : message.success('指令已下发')),
   });
   if (projectId === null) return <PageContainer title="网关管理"><Empty description="请先在顶部选择项目" /></PageContainer>;
@@ -53,8 +54,8 @@ export default function GatewayControl() {
   return (
     <PageContainer title="网关管理" extra={<Segmented<Hub> value={hub} onChange={setHub} options={[{ value: 'gateway', label: '网关' }, { value: 'manager', label: '管理器' }]} />}>
       <DataTable<DeviceRow>
-        queryKey={['dm', 'gateways']}
-        fetchPage={dmApi.devices}
+        queryKey={deviceKeys.list('gateways')}
+        fetchPage={deviceApi.list}
         params={{ projectId, deviceType: hub }}
         rowKey="id"
         filters={[

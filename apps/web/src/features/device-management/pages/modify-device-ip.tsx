@@ -8,10 +8,9 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 import { DevicePicker } from '../components/device-picker';
 
-const KEY = ['dm', 'address'];
 const s = addressChangeBody.shape;
 const COLORS: Record<AddressChangeStatus, string> = { requested: 'orange', confirmed: 'green', cancelled: 'default' };
 
@@ -26,7 +25,7 @@ export default function ModifyDeviceIp() {
   const [open, setOpen] = useState(false);
   const [picked, setPicked] = useState<DeviceRow[]>([]);
   const [form] = Form.useForm<{ host: string; port: number; remark?: string }>();
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const refresh = () => qc.invalidateQueries({ queryKey: dmKeys.addresses });
 
   const request = useMutation({
     mutationFn: (v: { host: string; port: number; remark?: string }) => dmApi.requestAddress({ projectId: projectId!, deviceIds: picked.map((d) => d.id), ...v }),
@@ -51,7 +50,7 @@ export default function ModifyDeviceIp() {
       <Alert type="info" showIcon title="设备协议中没有「服务器地址」参数，系统不会向设备下发新地址"
         description="这里逐台登记要改成的地址；安装人员在现场改写设备后，在本页确认。设备改到其他服务器后将不再向本平台上报，状态列会显示离线。" />
       <DataTable<AddressChangeRow>
-        queryKey={KEY}
+        queryKey={dmKeys.addresses}
         fetchPage={dmApi.addressChanges}
         params={{ projectId }}
         rowKey="id"

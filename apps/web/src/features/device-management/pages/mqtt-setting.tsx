@@ -7,9 +7,10 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { CredentialsView } from '../../device-admin/components';
-import { dmApi } from '../api';
+import { CredentialsView } from '../../device-admin';
+import { dmApi, dmKeys } from '../api';
 import { QrButton } from '../components/qr-button';
+import { deviceApi, deviceKeys } from '../../devices';
 
 const s = mqttSettingBody.shape;
 
@@ -27,7 +28,7 @@ export default function MqttSetting() {
   const canEdit = useCan('mqttSetting_n:btn_edit');
   const [creds, setCreds] = useState<DeviceCredentials | null>(null);
   const [form] = Form.useForm<{ host: string; port: number; tls: boolean }>();
-  const setting = useQuery({ queryKey: ['dm', 'mqtt', projectId], queryFn: () => dmApi.mqttSetting(projectId!), enabled: projectId !== null });
+  const setting = useQuery({ queryKey: dmKeys.mqttSetting(projectId), queryFn: () => dmApi.mqttSetting(projectId!), enabled: projectId !== null });
   const v = setting.data;
 
   useEffect(() => {
@@ -40,7 +41,7 @@ export default function MqttSetting() {
     mutationFn: (x: { host: string; port: number; tls: boolean }) => dmApi.saveMqttSetting({ projectId: projectId!, ...x }),
     onSuccess: (r) => {
       message.success('保存成功');
-      qc.setQueryData(['dm', 'mqtt', projectId], r);
+      qc.setQueryData(dmKeys.mqttSetting(projectId), r);
     },
   });
   const reissue = useMutation({ mutationFn: (id: number) => dmApi.reissue(id), onSuccess: setCreds });
@@ -86,8 +87,8 @@ export default function MqttSetting() {
 
       <DataTable<DeviceRow>
         title="设备接入密钥"
-        queryKey={['dm', 'mqtt-devices']}
-        fetchPage={dmApi.devices}
+        queryKey={deviceKeys.list('mqtt')}
+        fetchPage={deviceApi.list}
         params={{ projectId }}
         rowKey="id"
         filters={[{ name: 'keyword', label: '设备', placeholder: '设备编号或名称' }, { name: 'online', label: '在线', kind: 'select', width: 110, options: [{ value: '1', label: '在线' }, { value: '0', label: '离线' }] }]}

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { DEVICE_TYPE_BY_CODE, fieldDisplay, type DeviceRow } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
-import { dmApi } from '../api';
+import { deviceApi, deviceKeys } from '../../devices';
 
 const isValve = (d: DeviceRow) => DEVICE_TYPE_BY_CODE.get(d.deviceType)?.category === 'valve';
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -54,7 +54,7 @@ function ValveTable({ valves }: { valves: DeviceRow[] }) {
 /** projectView3 (平衡阀视图): the project's balance valves and hydraulic-balance devices by building. */
 export default function ProjectView3() {
   const projectId = useProjectId();
-  const view = useQuery({ queryKey: ['dm', 'view3', projectId], queryFn: () => dmApi.viewByArea(projectId!), enabled: projectId !== null, refetchInterval: 30_000 });
+  const view = useQuery({ queryKey: deviceKeys.byArea(projectId), queryFn: () => deviceApi.byArea(projectId!), enabled: projectId !== null, refetchInterval: 30_000 });
   if (projectId === null) return <PageContainer title="平衡阀视图"><Empty description="请先在顶部选择项目" /></PageContainer>;
   const valves = (view.data ?? []).flatMap((g) => g.devices).filter(isValve);
   const buildings = new Map<string, DeviceRow[]>();

@@ -5,7 +5,8 @@ import { useNavigate } from 'react-router';
 import { fieldOf, type AreaTreeNode, type DeviceRow } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
-import { dmApi } from '../api';
+import { deviceApi, deviceKeys } from '../../devices';
+import { useAreaTree } from '../../projects';
 
 /** Colour bands of room temperature (°C): cold blue → comfortable green → hot red. */
 const BANDS: { below: number; color: string; label: string }[] = [
@@ -71,10 +72,10 @@ export default function TemperatureMap() {
   const projectId = useProjectId();
   const [buildingId, setBuildingId] = useState<number | null>(null);
   const [floorId, setFloorId] = useState<number | null>(null);
-  const tree = useQuery({ queryKey: ['dm', 'tree', projectId], queryFn: () => dmApi.tree(projectId!), enabled: projectId !== null });
+  const tree = useAreaTree(projectId);
   const buildings = tree.data?.[0]?.children.filter((b) => b.level === 'building') ?? [];
   const building = buildings.find((b) => b.id === buildingId) ?? buildings[0];
-  const view = useQuery({ queryKey: ['dm', 'temp-map', building?.id], queryFn: () => dmApi.viewByArea(building!.id), enabled: !!building, refetchInterval: 60_000 });
+  const view = useQuery({ queryKey: deviceKeys.byArea(building?.id), queryFn: () => deviceApi.byArea(building!.id), enabled: !!building, refetchInterval: 60_000 });
 
   if (projectId === null) return <PageContainer title="温度分布图"><Empty description="请先在顶部选择项目" /></PageContainer>;
   const byArea = new Map((view.data ?? []).map((g) => [g.areaId, g.devices]));

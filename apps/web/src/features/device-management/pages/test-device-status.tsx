@@ -3,7 +3,7 @@ import { FACTORY_BENCHES, type FactoryDeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
-import { dmApi } from '../api';
+import { dmApi, dmKeys } from '../api';
 import { QrButton } from '../components/qr-button';
 import { LastRunCell } from '../components/test-run';
 
@@ -14,7 +14,7 @@ export default function TestDeviceStatus() {
   return (
     <PageContainer title="测试设备状态">
       <DataTable<FactoryDeviceRow>
-        queryKey={['dm', 'bench', 'status']}
+        queryKey={dmKeys.benchDevices('status')}
         fetchPage={dmApi.testDevices}
         params={{ projectId }}
         rowKey="id"

@@ -1,35 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, App, Descriptions, Drawer, Empty, InputNumber, Radio, Select, Space, Table, TimePicker, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Alert, App, Descriptions, Drawer, Empty, Space, Table } from 'antd';
 import type { FieldDef } from '@kelvin/contracts/device-types';
-import { DEVICE_ACTION_LABELS, DEVICE_TYPE_BY_CODE, allowedRange, fieldDisplay, validateFieldWrite } from '@kelvin/contracts/device-registry';
-import { FINISHED_COMMAND_STATUSES, type CommandView, type FieldValue, type LiveCommandEvent } from '@kelvin/contracts/device';
+import { DEVICE_ACTION_LABELS, DEVICE_TYPE_BY_CODE, fieldDisplay } from '@kelvin/contracts/device-registry';
+import type { CommandView, FieldValue } from '@kelvin/contracts/device';
 import { PreventClickButton } from '../../../lib/ui';
-import { dayjs, formatDateTime } from '../../../lib/time';
-import { commandEvents, deviceApi } from '../api';
+import { formatDateTime } from '../../../lib/time';
+import { deviceApi, useDeviceDetail } from '../api';
+import { FieldInput, checkFieldValue } from '../../../components/field-input';
+import { useIssuedCommands } from './issued-commands';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
-
-/** A writable field as a proper control: switch-like buttons or a select for enums, a bounded number, HH:MM. */
-function FieldControl({ field, value, onChange }: { field: FieldDef; value: FieldValue | undefined; onChange(v: FieldValue | undefined): void }) {
-  if (field.kind === 'enum' || field.kind === 'bool') {
-    const options = Object.entries(field.options ?? {}).map(([v, label]) => ({ value: Number(v), label }));
-    return options.length <= 4
-      ? <Radio.Group optionType="button" buttonStyle="solid" size="small" options={options} value={value} onChange={(e) => onChange(e.target.value)} />
-      : <Select size="small" style={{ width: 160 }} options={options} value={value as number | undefined} onChange={onChange} placeholder="请选择" />;
-  }
-  if (field.kind === 'time') {
-    return (
-      <TimePicker size="small" format="HH:mm" minuteStep={1} needConfirm={false} allowClear={false}
-        value={typeof value === 'string' ? dayjs(value, 'HH:mm') : null}
-        onChange={(t) => onChange(t ? t.format('HH:mm') : undefined)} />
-    );
-  }
-  return (
-    <InputNumber size="small" style={{ width: 150 }} min={field.min} max={field.max} step={field.step}
-      suffix={field.unit || undefined} value={typeof value === 'number' ? value : undefined}
-      onChange={(v) => onChange(v ?? undefined)} aria-label={field.label} />
-  );
-}
 
 /**
  * The control drawer of a device: every writable field of its registry entry as a control, the operations it
@@ -38,52 +17,27 @@ function FieldControl({ field, value, onChange }: { field: FieldDef; value: Fiel
 export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; onClose(): void }) {
   const { message } = App.useApp();
   const now = useNow();
-  const detail = useQuery({ queryKey: ['devices', 'detail', deviceId], queryFn: () => deviceApi.detail(deviceId!), enabled: deviceId !== null });
+  const detail = useDeviceDetail(deviceId);
   const device = detail.data;
   const def = device ? DEVICE_TYPE_BY_CODE.get(device.deviceType) : undefined;
   const [drafts, setDrafts] = useState<Record<string, FieldValue | undefined>>({});
-  const [issued, setIssued] = useState<CommandView[]>([]);
+  const { issued, add } = useIssuedCommands(deviceId);
 
   useEffect(() => {
     setDrafts({});
-    setIssued([]);
   }, [deviceId]);
 
-  // status changes arrive on the live stream; a slow poll covers a stream that is reconnecting
-  const issuedRef = useRef(issued);
-  useEffect(() => {
-    issuedRef.current = issued;
-  }, [issued]);
-  useEffect(() => {
-    const refresh = async (id: number) => {
-      const c = await deviceApi.command(id).catch(() => null);
-      if (c) setIssued((list) => list.map((x) => (x.id === c.id ? c : x)));
-    };
-    const onEvent = (e: Event) => {
-      const { commandId } = (e as CustomEvent<LiveCommandEvent>).detail;
-      if (issuedRef.current.some((x) => x.id === commandId)) void refresh(commandId);
-    };
-    commandEvents.addEventListener('command', onEvent);
-    const poll = setInterval(() => {
-      for (const c of issuedRef.current) if (!FINISHED_COMMAND_STATUSES.has(c.status)) void refresh(c.id);
-    }, 3000);
-    return () => {
-      commandEvents.removeEventListener('command', onEvent);
-      clearInterval(poll);
-    };
-  }, []);
-
   const send = async (field: FieldDef) => {
-    const value = drafts[field.code] ?? device?.fields[field.code];
-    const check = validateFieldWrite(def!, field.code, value);
-    if (!check.ok) return void message.warning(check.message);
+    const value = field.code in drafts ? drafts[field.code] : device!.fields[field.code];
+    const check = checkFieldValue(def!, field, value, [device!.fields]);
+    if (!check?.ok) return void message.warning(check?.message ?? `请输入${field.label}`);
     const res = await deviceApi.write(device!.id, field.code, check.value);
-    setIssued((list) => [res.command, ...list]);
+    add(res.command);
     message.success(res.status === 'pending' ? '设备当前不在线，指令将在设备上线后下发' : '指令已下发');
   };
   const operate = async (action: string) => {
     const res = await deviceApi.operate(device!.id, action);
-    setIssued((list) => [res.command, ...list]);
+    add(res.command);
   };
 
   const writable = def?.fields.filter((f) => f.writable) ?? [];
@@ -111,10 +65,8 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
               {
                 title: '设定', key: 'set',
                 render: (_, f) => (
-                  <div>
-                    <FieldControl field={f} value={drafts[f.code] ?? device.fields[f.code]} onChange={(v) => setDrafts((d) => ({ ...d, [f.code]: v }))} />
-                    {f.kind === 'number' && <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>{allowedRange(f)}</Typography.Text>}
-                  </div>
+                  <FieldInput def={def} field={f} size="small" limitsFrom={[device.fields]} value={f.code in drafts ? drafts[f.code] : device.fields[f.code]}
+                    onChange={(v) => setDrafts((d) => ({ ...d, [f.code]: v }))} />
                 ),
               },
               { title: '操作', key: 'op', width: 70, render: (_, f) => <PreventClickButton size="small" type="primary" onClick={() => void send(f)} data-testid={`send-${f.code}`}>下发</PreventClickButton> },

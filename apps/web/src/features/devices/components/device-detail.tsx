@@ -1,43 +1,50 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Checkbox, DatePicker, Descriptions, Drawer, Empty, Segmented, Space, Spin, Table, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import type { FieldDef } from '@kelvin/contracts/device-types';
+import type { DeviceTypeDef, FieldDef } from '@kelvin/contracts/device-types';
 import { DEVICE_TYPE_BY_CODE, chartFields, fieldDisplay } from '@kelvin/contracts/device-registry';
-import type { OperationLogRow } from '@kelvin/contracts/device';
+import type { DeviceDetail, OperationLogRow } from '@kelvin/contracts/device';
 import { dayjs, formatDateTime } from '../../../lib/time';
-import { deviceApi } from '../api';
+import { deviceApi, deviceKeys, useDeviceDetail } from '../api';
+import { dataRange, fitToData } from './history-option';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
 
 const HistoryChart = lazy(() => import('./history-chart'));
 const rank = (list: string[], code: string) => (list.includes(code) ? list.indexOf(code) : list.length);
 
+const DATA = 'data';
 const RANGES = [
+  { label: '有数据的时段', value: DATA, ms: 0 },
   { label: '最近 1 小时', value: 'h1', ms: 3_600_000 },
   { label: '最近 24 小时', value: 'd1', ms: 86_400_000 },
   { label: '最近 7 天', value: 'd7', ms: 7 * 86_400_000 },
   { label: '最近 30 天', value: 'd30', ms: 30 * 86_400_000 },
 ];
 
-function History({ deviceId, fields }: { deviceId: number; fields: FieldDef[] }) {
-  const [preset, setPreset] = useState<string | null>('d1');
+function History({ device, def, fields }: { device: DeviceDetail; def: DeviceTypeDef; fields: FieldDef[] }) {
+  const [preset, setPreset] = useState<string>(DATA);
   const [custom, setCustom] = useState<[number, number] | null>(null);
   const [chosen, setChosen] = useState<string[]>(() => fields.slice(0, 2).map((f) => f.code));
-  // a preset range ends at the moment it was chosen; the query key keeps it stable between renders
-  const [anchor, setAnchor] = useState(() => Date.now());
-  const range = custom ?? [anchor - (RANGES.find((r) => r.value === preset)?.ms ?? 86_400_000), anchor];
+  // a preset range is fixed when it is chosen (live reports do not move it), so the query key stays stable
+  const rangeOf = (value: string): [number, number] => {
+    const now = Date.now();
+    return value === DATA ? dataRange(device, now) : [now - RANGES.find((r) => r.value === value)!.ms, now];
+  };
+  const [presetRange, setPresetRange] = useState(() => rangeOf(DATA));
+  const range = custom ?? presetRange;
   const q = useQuery({
-    queryKey: ['devices', 'history', deviceId, range[0], range[1], chosen.join(',')],
-    queryFn: () => deviceApi.history({ deviceId, fields: chosen.join(','), from: range[0], to: range[1] }),
+    queryKey: deviceKeys.history(device.id, range[0], range[1], chosen),
+    queryFn: () => deviceApi.history({ deviceId: device.id, fields: chosen.join(','), from: range[0], to: range[1] }),
     enabled: chosen.length > 0,
   });
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       <Space wrap>
-        <Segmented options={RANGES.map(({ label, value }) => ({ label, value }))} value={custom ? undefined : preset ?? undefined}
+        <Segmented options={RANGES.map(({ label, value }) => ({ label, value }))} value={custom ? undefined : preset}
           onChange={(v) => {
             setPreset(v as string);
             setCustom(null);
-            setAnchor(Date.now());
+            setPresetRange(rangeOf(v as string));
           }} />
         <DatePicker.RangePicker showTime value={custom ? [dayjs(custom[0]), dayjs(custom[1])] : null}
           onChange={(v) => setCustom(v?.[0] && v[1] ? [v[0].valueOf(), v[1].valueOf()] : null)} />
@@ -47,7 +54,7 @@ function History({ deviceId, fields }: { deviceId: number; fields: FieldDef[] })
       {chosen.length === 0 ? <Empty description="请选择要查看的数据" /> : q.isLoading ? <Spin /> : q.data && (
         q.data.series.every((s) => s.points.length === 0)
           ? <Empty description="所选时间内没有数据" />
-          : <Suspense fallback={<Spin />}><HistoryChart series={q.data.series} from={q.data.from} to={q.data.to} /></Suspense>
+          : <Suspense fallback={<Spin />}><HistoryChart def={def} series={q.data.series} range={!custom && preset === DATA ? fitToData(q.data) : [q.data.from, q.data.to]} /></Suspense>
       )}
     </Space>
   );
@@ -56,9 +63,9 @@ function History({ deviceId, fields }: { deviceId: number; fields: FieldDef[] })
 /** A device in full: state with report times, history charts (ECharts) over a chosen range, its operation log. */
 export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | null; onClose(): void }) {
   const now = useNow();
-  const q = useQuery({ queryKey: ['devices', 'detail', deviceId], queryFn: () => deviceApi.detail(deviceId!), enabled: deviceId !== null });
+  const q = useDeviceDetail(deviceId);
   const log = useQuery({
-    queryKey: ['devices', 'oplog', deviceId],
+    queryKey: deviceKeys.oplog(deviceId),
     queryFn: () => deviceApi.operationLog({ deviceId: deviceId!, pageNo: 1, pageSize: 20 }),
     enabled: deviceId !== null,
   });
@@ -88,7 +95,7 @@ export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | n
           <Tabs items={[
             {
               key: 'history', label: '历史曲线',
-              children: numeric.length ? <History deviceId={d.id} fields={numeric} /> : <Empty description="该设备没有数值型数据" />,
+              children: numeric.length ? <History device={d} def={def} fields={numeric} /> : <Empty description="该设备没有数值型数据" />,
             },
             {
               key: 'state', label: '实时数据',

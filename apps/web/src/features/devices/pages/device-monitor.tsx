@@ -1,29 +1,17 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Empty, Segmented, Space, Statistic, Typography } from 'antd';
 import { useLocation } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import type { AreaTreeNode } from '@kelvin/contracts';
 import { DEVICE_TYPE_BY_CODE, fieldDisplay, fieldOf } from '@kelvin/contracts/device-registry';
 import type { DeviceRow } from '@kelvin/contracts/device';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { useCan } from '../../../lib/ui';
 import { formatDateTime } from '../../../lib/time';
-import { DEVICE_LIST_KEY, deviceApi, useLiveDevices } from '../api';
+import { deviceApi, deviceKeys, useDeviceTypes, useLiveDevices } from '../api';
+import { buildingFloorOptions, useAreaTree } from '../../projects';
 import { ControlDrawer } from '../components/control-drawer';
 import { DeviceDetailDrawer } from '../components/device-detail';
 import { OnlineBadge, isOnline, useNow } from '../components/device-bits';
-
-/** Buildings and floors of the project, as filter options ("1号楼", "1号楼 / 2层"). */
-function areaOptions(roots: AreaTreeNode[] | undefined) {
-  const out: { label: string; value: number }[] = [];
-  const project = roots?.[0];
-  for (const b of project?.children ?? []) {
-    out.push({ label: b.label, value: b.id });
-    for (const f of b.children) out.push({ label: `${b.label} / ${f.label}`, value: f.id });
-  }
-  return out;
-}
 
 /**
  * /device/devicemonitor and every device-type page (device20020 … systemController_n): one monitor driven by the
@@ -38,8 +26,8 @@ export default function DeviceMonitor() {
   const now = useNow();
   useLiveDevices(projectId);
 
-  const types = useQuery({ queryKey: ['devices', 'types', projectId], queryFn: () => deviceApi.types(projectId!), enabled: projectId !== null, refetchInterval: 30_000 });
-  const tree = useQuery({ queryKey: ['devices', 'tree', projectId], queryFn: () => deviceApi.projectTree(projectId!), enabled: projectId !== null });
+  const types = useDeviceTypes(projectId, { refetchInterval: 30_000 });
+  const tree = useAreaTree(projectId);
   const [chosen, setChosen] = useState<string | null>(null);
   const type = fixedType ?? (chosen && types.data?.some((t) => t.code === chosen) ? chosen : null)
     ?? types.data?.find((t) => t.total > 0)?.code ?? types.data?.[0]?.code ?? null;
@@ -50,7 +38,7 @@ export default function DeviceMonitor() {
   const canControl = canControlType || canControlAll;
   const [controlId, setControlId] = useState<number | null>(null);
   const [detailId, setDetailId] = useState<number | null>(null);
-  const areas = useMemo(() => areaOptions(tree.data), [tree.data]);
+  const areas = useMemo(() => buildingFloorOptions(tree.data), [tree.data]);
 
   const columns = useMemo(() => {
     if (!def) return [];
@@ -104,7 +92,7 @@ export default function DeviceMonitor() {
       {!def ? <Empty description={types.isLoading ? '加载中…' : '该项目没有设备类型'} /> : (
         <DataTable<DeviceRow>
           key={def.code}
-          queryKey={DEVICE_LIST_KEY}
+          queryKey={deviceKeys.list('monitor')}
           fetchPage={deviceApi.list}
           params={{ projectId, deviceType: def.code }}
           rowKey="id"

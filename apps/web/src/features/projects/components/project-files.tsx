@@ -2,10 +2,9 @@ import { App, Button, Card, Popconfirm, Space, Table, Upload } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PROJECT_FILE_MAX_BYTES, type ProjectFile } from '@kelvin/contracts';
-import { download } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { projectApi } from '../api';
+import { projectApi, projectKeys } from '../api';
 
 const size = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1024))} KB`);
 
@@ -13,7 +12,7 @@ const size = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : `
 export function ProjectFiles({ projectId }: { projectId: number }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const key = ['project', 'files', projectId];
+  const key = projectKeys.files(projectId);
   const files = useQuery({ queryKey: key, queryFn: () => projectApi.files(projectId) });
   const upload = useMutation({
     mutationFn: (file: File) => projectApi.upload(projectId, file),
@@ -45,7 +44,7 @@ export function ProjectFiles({ projectId }: { projectId: number }) {
           {
             title: '操作', key: 'op', width: 140, render: (_, f) => (
               <Space size={4}>
-                <Button type="link" size="small" onClick={() => download(`/api/v1/static/downloadProjectFile/${f.id}`, { fallbackName: f.name }).catch(() => {})}>下载</Button>
+                <Button type="link" size="small" onClick={() => projectApi.downloadFile(f).catch(() => {})}>下载</Button>
                 <Can code="projectview:btn_edit">
                   <Popconfirm title={`确定删除「${f.name}」？`} onConfirm={() => remove.mutate(f.id)}><Button type="link" size="small" danger>删除</Button></Popconfirm>
                 </Can>

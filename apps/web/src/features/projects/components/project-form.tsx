@@ -2,13 +2,13 @@ import { Col, Form, Input, InputNumber, Row, Select, type FormInstance } from 'a
 import { useQuery } from '@tanstack/react-query';
 import { PROJECT_TYPE2, PROJECT_TYPES, projectBody } from '@kelvin/contracts';
 import { zodRule } from '../../../lib/form';
-import { areaApi, regionOptions } from '../api';
+import { areaApi, areaKeys, regionOptions } from '../api';
 
 const f = projectBody.shape;
 
 /** The project form of projectlist (新增) and projectedit, validated with the server's schema. */
 export function ProjectForm({ form }: { form: FormInstance }) {
-  const regions = useQuery({ queryKey: ['area', 'regions'], queryFn: areaApi.regions });
+  const regions = useQuery({ queryKey: areaKeys.regions, queryFn: areaApi.regions });
   return (
     <Form form={form} name="projectForm" layout="vertical">
       <Row gutter={16}>

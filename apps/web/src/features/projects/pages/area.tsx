@@ -7,11 +7,10 @@ import {
 } from '@kelvin/contracts';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
-import { download } from '../../../lib/http';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
-import { areaApi } from '../api';
-import { ImportDialog } from '../components/import-dialog';
+import { areaApi, areaKeys, useAreaTree } from '../api';
+import { ImportDialog } from '../../../components/import-dialog';
 
 const CHILD: Record<AreaLevel, AreaLevel | null> = { region: 'project', project: 'building', building: 'floor', floor: 'room', room: null };
 const PARENT: Record<AreaLevel, AreaLevel | null> = { region: null, project: 'region', building: 'project', floor: 'building', room: 'floor' };
@@ -32,15 +31,15 @@ function targets(nodes: AreaTreeNode[], level: AreaLevel): { value: number; titl
 export default function AreaPage() {
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const tree = useQuery({ queryKey: ['area', 'tree', -1], queryFn: () => areaApi.tree(-1) });
+  const tree = useAreaTree(-1);
   const nodes = useMemo(() => index(tree.data ?? []), [tree.data]);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selected = selectedId === null ? null : nodes.get(selectedId) ?? null;
-  const detail = useQuery({ queryKey: ['area', 'detail', selectedId], queryFn: () => areaApi.get(selectedId!), enabled: selectedId !== null });
+  const detail = useQuery({ queryKey: areaKeys.detail(selectedId), queryFn: () => areaApi.get(selectedId!), enabled: selectedId !== null });
   const [dialog, setDialog] = useState<'add' | 'edit' | 'move' | 'import' | null>(null);
   const [form] = Form.useForm();
   const refresh = async () => {
-    await qc.invalidateQueries({ queryKey: ['area'] });
+    await qc.invalidateQueries({ queryKey: areaKeys.all });
     await useProject.getState().loadProjects();
   };
   const done = (msg: string) => async () => { message.success(msg); setDialog(null); await refresh(); };
@@ -86,7 +85,7 @@ export default function AreaPage() {
               {CHILD[selected.level] && <Can code="area:btn_add"><Button type="primary" size="small" onClick={() => openDialog('add')}>新增{AREA_LEVEL_LABELS[CHILD[selected.level]!]}</Button></Can>}
               <Can code="area:btn_edit"><Button size="small" onClick={() => openDialog('edit')}>编辑</Button></Can>
               {PARENT[selected.level] && <Can code="area:btn_edit"><Button size="small" onClick={() => openDialog('move')}>移动</Button></Can>}
-              <Can code="area:export"><Button size="small" icon={<DownloadOutlined />} onClick={() => download('/api/v1/area/exportArea', { query: { areaId: selected.id } }).catch(() => {})}>导出</Button></Can>
+              <Can code="area:export"><Button size="small" icon={<DownloadOutlined />} onClick={() => areaApi.exportArea(selected.id).catch(() => {})}>导出</Button></Can>
               <Can code="area:btn_del">
                 <Popconfirm title={`确定删除「${selected.label}」？`} onConfirm={() => remove.mutate()}><Button size="small" danger>删除</Button></Popconfirm>
               </Can>

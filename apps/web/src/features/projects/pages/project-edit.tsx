@@ -5,7 +5,7 @@ import { projectAliasBody } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
-import { areaApi, projectApi } from '../api';
+import { areaApi, areaKeys, projectApi, projectKeys } from '../api';
 import { ProjectForm } from '../components/project-form';
 import { ProjectFiles } from '../components/project-files';
 
@@ -16,8 +16,8 @@ export default function ProjectEdit() {
   const qc = useQueryClient();
   const [form] = Form.useForm();
   const [alias, setAlias] = useState('');
-  const detail = useQuery({ queryKey: ['area', 'detail', projectId], queryFn: () => areaApi.get(projectId!), enabled: projectId !== null });
-  const aliasQuery = useQuery({ queryKey: ['project', 'alias', projectId], queryFn: () => projectApi.alias(projectId!), enabled: projectId !== null });
+  const detail = useQuery({ queryKey: areaKeys.detail(projectId), queryFn: () => areaApi.get(projectId!), enabled: projectId !== null });
+  const aliasQuery = useQuery({ queryKey: projectKeys.alias(projectId), queryFn: () => projectApi.alias(projectId!), enabled: projectId !== null });
   useEffect(() => {
     if (detail.data) form.setFieldsValue({ ...detail.data, regionId: detail.data.parentId });
   }, [detail.data, form]);
@@ -26,14 +26,14 @@ export default function ProjectEdit() {
     mutationFn: (v: Record<string, unknown>) => projectApi.update(projectId!, v),
     onSuccess: async () => {
       message.success('保存成功');
-      await qc.invalidateQueries({ queryKey: ['area'] });
-      await qc.invalidateQueries({ queryKey: ['project'] });
+      await qc.invalidateQueries({ queryKey: areaKeys.all });
+      await qc.invalidateQueries({ queryKey: projectKeys.all });
       await useProject.getState().loadProjects();
     },
   });
   const saveAlias = useMutation({
     mutationFn: () => projectApi.setAlias(projectId!, alias.trim()),
-    onSuccess: () => { message.success('别名已保存'); qc.invalidateQueries({ queryKey: ['project', 'alias', projectId] }); },
+    onSuccess: () => { message.success('别名已保存'); qc.invalidateQueries({ queryKey: projectKeys.alias(projectId) }); },
   });
   if (projectId === null) return <PageContainer title="项目编辑"><Empty description="请先在顶部选择项目" /></PageContainer>;
   return (

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import type { ProjectMapItem, ProjectMapStatus } from '@kelvin/contracts';
 import { PageContainer } from '../../../components/page';
 import { useProject } from '../../../stores/project';
-import { projectApi } from '../api';
+import { projectApi, projectKeys } from '../api';
 
 const COLORS: Record<ProjectMapStatus, string> = { normal: '#52c41a', alarm: '#f5222d', offline: '#8c8c8c', empty: '#d9d9d9', unknown: '#faad14' };
 const W = 800;
@@ -39,7 +39,7 @@ function useProjection(items: ProjectMapItem[]) {
 /** projectindex (地图总览): projects placed by their coordinates with their status, and a list beside. */
 export default function ProjectIndex() {
   const navigate = useNavigate();
-  const map = useQuery({ queryKey: ['project', 'map'], queryFn: projectApi.map, refetchInterval: 60_000 });
+  const map = useQuery({ queryKey: projectKeys.map, queryFn: projectApi.map, refetchInterval: 60_000 });
   const items = useMemo(() => map.data?.items ?? [], [map.data]);
   const labels = map.data?.statusLabels;
   const proj = useProjection(items);

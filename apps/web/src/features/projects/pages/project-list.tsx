@@ -8,10 +8,9 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
-import { projectApi, type ProjectRow } from '../api';
+import { projectApi, projectKeys, type ProjectRow } from '../api';
 import { ProjectForm } from '../components/project-form';
 
-const KEY = ['project', 'list'];
 
 /** projectlist (项目列表): every visible project with its figures; 新增, 编辑 (projectedit), 删除, 导出. */
 export default function ProjectList() {
@@ -21,7 +20,7 @@ export default function ProjectList() {
   const [adding, setAdding] = useState(false);
   const [form] = Form.useForm();
   const refresh = async () => {
-    await qc.invalidateQueries({ queryKey: KEY });
+    await qc.invalidateQueries({ queryKey: projectKeys.list });
     await useProject.getState().loadProjects(); // the top bar's project list
   };
   const create = useMutation({
@@ -40,7 +39,7 @@ export default function ProjectList() {
   return (
     <PageContainer title="项目列表">
       <DataTable<ProjectRow>
-        queryKey={KEY}
+        queryKey={projectKeys.list}
         fetchPage={projectApi.page}
         rowKey="id"
         exportUrl="/api/v1/area/project/export"

@@ -1,7 +1,7 @@
 import { Card, Col, Descriptions, Empty, Progress, Row, Spin, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { PageContainer, useProjectId } from '../../../components/page';
-import { projectApi } from '../api';
+import { projectApi, projectKeys } from '../api';
 import { ProjectFiles } from '../components/project-files';
 
 const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v));
@@ -9,7 +9,7 @@ const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' 
 /** projectview (项目详情): type codes, address, location, figures (buildings, rooms, devices, online rate, alarms), files. */
 export default function ProjectView() {
   const projectId = useProjectId();
-  const detail = useQuery({ queryKey: ['project', 'detail', projectId], queryFn: () => projectApi.detail(projectId!), enabled: projectId !== null, refetchInterval: 60_000 });
+  const detail = useQuery({ queryKey: projectKeys.detail(projectId), queryFn: () => projectApi.detail(projectId!), enabled: projectId !== null, refetchInterval: 60_000 });
   if (projectId === null) return <PageContainer title="项目详情"><Empty description="请先在顶部选择项目" /></PageContainer>;
   const p = detail.data;
   const c = p?.counts;

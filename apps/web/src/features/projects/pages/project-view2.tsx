@@ -3,11 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { AreaTreeNode, DeviceRow } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
-import { http } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/time';
-import { areaApi, projectApi } from '../api';
+import { projectApi, projectKeys, useAreaTree } from '../api';
+import { deviceApi, deviceKeys } from '../../devices';
 
-type AreaGroup = { areaId: number; areaPath: string; devices: DeviceRow[] };
 const GATEWAYS = new Set(['gateway', 'manager']);
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 
@@ -47,9 +46,9 @@ function RoomCard({ room, devices }: { room: AreaTreeNode; devices: DeviceRow[] 
 export default function ProjectView2() {
   const projectId = useProjectId();
   const enabled = projectId !== null;
-  const tree = useQuery({ queryKey: ['area', 'tree', projectId], queryFn: () => areaApi.tree(projectId!), enabled });
-  const view = useQuery({ queryKey: ['project', 'view2', projectId], queryFn: () => http.get<AreaGroup[]>(`/api/v1/device/getviewbyarea/${projectId}`), enabled, refetchInterval: 30_000 });
-  const detail = useQuery({ queryKey: ['project', 'detail', projectId], queryFn: () => projectApi.detail(projectId!), enabled, refetchInterval: 60_000 });
+  const tree = useAreaTree(projectId);
+  const view = useQuery({ queryKey: deviceKeys.byArea(projectId), queryFn: () => deviceApi.byArea(projectId!), enabled, refetchInterval: 30_000 });
+  const detail = useQuery({ queryKey: projectKeys.detail(projectId), queryFn: () => projectApi.detail(projectId!), enabled, refetchInterval: 60_000 });
   if (!enabled) return <PageContainer title="项目视图"><Empty description="请先在顶部选择项目" /></PageContainer>;
   const byArea = new Map((view.data ?? []).map((g) => [g.areaId, g.devices]));
   const project = tree.data?.[0];

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { mobilePhone, type SmsSettings } from '@kelvin/contracts/system';
 import { PageContainer } from '../../../components/page';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { smsApi } from '../api';
+import { smsApi, systemKeys } from '../api';
 
 const PROVIDERS: Record<string, string> = { record: '仅记录（内置，不外发）', aliyun: '阿里云短信' };
 
@@ -14,7 +14,7 @@ export default function DefaultSmsSetting() {
   const qc = useQueryClient();
   const canEdit = useCan('defaultSmsSetting:btn_edit');
   const [form] = Form.useForm<SmsSettings>();
-  const settings = useQuery({ queryKey: ['system', 'sms-setting'], queryFn: smsApi.settings });
+  const settings = useQuery({ queryKey: systemKeys.smsSetting, queryFn: smsApi.settings });
   useEffect(() => {
     if (settings.data) form.setFieldsValue(settings.data);
   }, [settings.data, form]);
@@ -22,7 +22,7 @@ export default function DefaultSmsSetting() {
     mutationFn: ({ provider: _p, ...v }: SmsSettings) => smsApi.saveSettings(v),
     onSuccess: (s) => {
       message.success('保存成功');
-      qc.setQueryData(['system', 'sms-setting'], s);
+      qc.setQueryData(systemKeys.smsSetting, s);
     },
   });
   return (

@@ -7,11 +7,10 @@ import { HOLIDAY_TYPES, type HolidayDto } from '@kelvin/contracts/system';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { Can, useCan } from '../../../lib/ui';
-import { FormModal, DeleteLink } from '../../admin/components/form-modal';
+import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { useProject } from '../../../stores/project';
-import { holidayApi } from '../api';
+import { holidayApi, systemKeys } from '../api';
 
-const KEY = ['system', 'holiday'];
 const ALL = 0;
 const typeName = (t: string) => HOLIDAY_TYPES.find((x) => x.code === t)?.name ?? t;
 const thisYear = new Date().getFullYear();
@@ -25,7 +24,7 @@ export default function HolidayManagement() {
   const [editing, setEditing] = useState<HolidayDto | 'new' | null>(null);
   const [selected, setSelected] = useState<Key[]>([]);
   const [form] = Form.useForm();
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const refresh = () => qc.invalidateQueries({ queryKey: systemKeys.holidays });
   const projectOptions = [{ value: ALL, label: '全部项目' }, ...projects.map((p) => ({ value: p.id, label: p.label }))];
 
   const save = useMutation({
@@ -56,7 +55,7 @@ export default function HolidayManagement() {
   return (
     <PageContainer title="节假日管理">
       <DataTable<HolidayDto>
-        queryKey={KEY}
+        queryKey={systemKeys.holidays}
         fetchPage={holidayApi.page}
         rowKey="id"
         filters={[

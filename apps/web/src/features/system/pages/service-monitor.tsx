@@ -10,7 +10,7 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
 import { formatDateTime } from '../../../lib/time';
-import { monitorApi } from '../api';
+import { monitorApi, systemKeys } from '../api';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
@@ -66,7 +66,7 @@ const MQTT_MODE = { embedded: '内置', external: '外部', off: '未启用' } a
  * refused messages and connections, so an operator can see why a device's data does not arrive.
  */
 export default function ServiceMonitor() {
-  const status = useQuery({ queryKey: ['monitor', 'service'], queryFn: monitorApi.status, refetchInterval: POLL_MS });
+  const status = useQuery({ queryKey: systemKeys.monitorStatus, queryFn: monitorApi.status, refetchInterval: POLL_MS });
   const [readings, setReadings] = useState<Reading[]>([]);
   const s: ServiceStatus | undefined = status.data;
   useEffect(() => {
@@ -119,7 +119,7 @@ export default function ServiceMonitor() {
 
       <DataTable<IngestRejectRow>
         title="被拒绝的上报与连接（每台设备每种原因每分钟记一条）"
-        queryKey={['monitor', 'rejects']}
+        queryKey={systemKeys.monitorRejects}
         fetchPage={monitorApi.rejects}
         rowKey="id"
         filters={[

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SYSTEM_PARAMS, systemParamsPatch, type SystemParamDef, type SystemParams } from '@kelvin/contracts/system';
 import { PageContainer } from '../../../components/page';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { systemApi } from '../api';
+import { systemApi, systemKeys } from '../api';
 
 function field(p: SystemParamDef) {
   if (p.kind === 'bool') return <Switch />;
@@ -18,7 +18,7 @@ export default function Setting() {
   const qc = useQueryClient();
   const canEdit = useCan('setting_n:btn_edit');
   const [form] = Form.useForm<SystemParams>();
-  const params = useQuery({ queryKey: ['system', 'params'], queryFn: systemApi.params });
+  const params = useQuery({ queryKey: systemKeys.params, queryFn: systemApi.params });
   useEffect(() => {
     if (params.data) form.setFieldsValue(params.data);
   }, [params.data, form]);
@@ -32,7 +32,7 @@ export default function Setting() {
     },
     onSuccess: (saved) => {
       message.success('保存成功');
-      qc.setQueryData(['system', 'params'], saved);
+      qc.setQueryData(systemKeys.params, saved);
     },
     onError: (err) => {
       if (!(err as { code?: number }).code) message.error((err as Error).message);

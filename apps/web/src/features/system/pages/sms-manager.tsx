@@ -6,22 +6,21 @@ import { SMS_KINDS, SMS_STATUSES, mobilePhone, smsTemplateUpdate, unknownTemplat
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { Can } from '../../../lib/ui';
-import { FormModal } from '../../admin/components/form-modal';
-import { smsApi, type SmsKindInfo } from '../api';
+import { FormModal } from '../../../components/form-modal';
+import { smsApi, systemKeys, type SmsKindInfo } from '../api';
 
-const KEY = ['system', 'sms-kinds'];
 const statusName = (s: string) => SMS_STATUSES.find((x) => x.code === s)?.name ?? s;
 
 /** smsManager (短信管理): the template of each warning the platform sends, and a test send through the provider. */
 export default function SmsManager() {
   const { message, modal } = App.useApp();
   const qc = useQueryClient();
-  const kinds = useQuery({ queryKey: KEY, queryFn: smsApi.kinds });
+  const kinds = useQuery({ queryKey: systemKeys.smsKinds, queryFn: smsApi.kinds });
   const [editing, setEditing] = useState<SmsKindInfo | null>(null);
   const [testing, setTesting] = useState(false);
   const [form] = Form.useForm();
   const [testForm] = Form.useForm();
-  const refresh = () => qc.invalidateQueries({ queryKey: KEY });
+  const refresh = () => qc.invalidateQueries({ queryKey: systemKeys.smsKinds });
 
   const save = useMutation({
     mutationFn: (v: { name: string; content: string; externalCode?: string; enabled: boolean }) => (editing?.template

@@ -3,7 +3,7 @@ import { SMS_KINDS, SMS_STATUSES, type SmsRecordDto } from '@kelvin/contracts/sy
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
-import { smsApi } from '../api';
+import { smsApi, systemKeys } from '../api';
 
 const STATUS_COLORS: Record<string, string> = { recorded: 'default', pending: 'processing', sent: 'green', failed: 'red' };
 const kindName = (k: string) => SMS_KINDS.find((x) => x.code === k)?.name ?? k;
@@ -14,7 +14,7 @@ export default function SmsRecordList() {
   return (
     <PageContainer title="短信记录">
       <DataTable<SmsRecordDto>
-        queryKey={['system', 'sms-record']}
+        queryKey={systemKeys.smsRecords}
         fetchPage={smsApi.records}
         rowKey="id"
         exportUrl={smsApi.recordExportUrl}

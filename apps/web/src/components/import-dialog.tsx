@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Progress, Space, Table, Upload } from 'antd';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ImportModelType, ImportRowError } from '@kelvin/contracts';
-import { ApiError, download } from '../../../lib/http';
-import { AppModal } from '../../../lib/ui';
+import { ApiError, download } from '../lib/http';
+import { AppModal } from '../lib/ui';
 
 /**
  * Excel import in one dialog: download the template, choose a file, upload with progress; a rejected file lists

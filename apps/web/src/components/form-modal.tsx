@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Form, Input, Popconfirm, type FormInstance } from 'antd';
-import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { AppModal, Can, PreventClickButton } from '../lib/ui';
 
 /**
  * The edit dialog of the admin and system screens: a vertical form, 取消 / 保存 (validated first; 保存 ignores

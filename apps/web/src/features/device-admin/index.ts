@@ -1,0 +1,2 @@
+/** The device-admin feature's public entry. */
+export { CredentialsView } from './components';

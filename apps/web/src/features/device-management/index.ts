@@ -1,0 +1,2 @@
+/** The device-management feature's public entry. */
+export { QrButton } from './components/qr-button';
