@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   ALARM_SEVERITIES, DEVICE_TYPE_BY_CODE, MONITOR_OPERATORS, monitorRuleBody, type AlarmSeverity, type MonitorMessageRow,
   type MonitorOperator, type MonitorRuleBody, type MonitorRuleRow,
@@ -9,9 +9,9 @@ import {
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
-import { http } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { useDeviceTypes } from '../../devices';
 import { monitoringApi, monitoringKeys, useLiveAlarms } from '../api';
 
 const SEVERITY_COLORS: Record<AlarmSeverity, string> = { critical: 'red', major: 'orange', minor: 'gold', info: 'blue' };
@@ -128,17 +128,12 @@ function AlarmList({ projectId }: { projectId: number }) {
   );
 }
 
-interface ProjectType { code: string; name: string }
-
 function RuleList({ projectId }: { projectId: number }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<MonitorRuleRow | 'new' | null>(null);
   const [form] = Form.useForm<MonitorRuleBody>();
-  const types = useQuery({
-    queryKey: ['devices', 'types', projectId],
-    queryFn: () => http.get<ProjectType[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
-  });
+  const types = useDeviceTypes(projectId);
   const refresh = () => qc.invalidateQueries({ queryKey: monitoringKeys.all });
   const save = useMutation({
     mutationFn: (b: MonitorRuleBody) => (editing === 'new' ? monitoringApi.createRule(b) : monitoringApi.updateRule((editing as MonitorRuleRow).id, b)),
