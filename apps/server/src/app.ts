@@ -14,6 +14,7 @@ import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
+import { redactUri } from './lib/redact.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
 import { createDeviceDomain, type DeviceDomain } from './modules/devices/domain.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -49,7 +50,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
+  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
@@ -60,9 +61,14 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const imports = createImportService(projects);
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : {
+      level: config.logLevel,
+      // the request log never carries a credential from the query string (the body is not logged)
+      serializers: { req: (req) => ({ method: req.method, url: redactUri(req.url), remoteAddress: req.ip }) },
+    },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For only from configured proxies: anyone else could pick the address the login throttle sees
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
   app.decorate('db', db);

@@ -1,3 +1,4 @@
+import { parseDecimal } from './common.ts';
 import { MENU_BY_CODE } from './menus.ts';
 import { UNKNOWN_STATUS, type DeviceAction, type DeviceCategory, type DeviceTypeDef, type FieldDef, type FieldSim } from './device-types.ts';
 
@@ -435,7 +436,6 @@ export function allowedRange(field: FieldDef): string {
   }
 }
 
-const toNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
 
 export type FieldWriteCheck = { ok: true; field: FieldDef; value: number | string } | { ok: false; message: string };
 
@@ -458,14 +458,14 @@ export function validateFieldWrite(type: string | DeviceTypeDef, code: string, r
     }
     case 'enum':
     case 'bool': {
-      const n = toNumber(text);
+      const n = parseDecimal(text);
       if (!Number.isInteger(n) || field.options?.[String(n)] === undefined) {
         return { ok: false, message: `「${field.label}」只能取 ${allowedRange(field)}` };
       }
       return { ok: true, field, value: n };
     }
     case 'number': {
-      const n = toNumber(text);
+      const n = parseDecimal(text);
       const outside = !Number.isFinite(n) || (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max);
       const offStep = field.step !== undefined && Number.isFinite(n) && Math.abs(n / field.step - Math.round(n / field.step)) > 1e-6;
       if (outside || offStep) return { ok: false, message: `「${field.label}」取值范围为 ${allowedRange(field)}` };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loginRequest } from '@kelvin/contracts';
+import { loginRequest, decimal } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { tokenOf } from '../../plugins/access.ts';
 import type { AuthService } from './service.ts';
@@ -46,7 +46,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
   }, async () => ok(await auth.allMenus()));
 
   r.get('/api/v1/tenant/brand', {
-    schema: { tags: ['认证'], summary: '租户品牌名称', querystring: z.object({ tenantId: z.coerce.number().int().optional() }) },
+    schema: { tags: ['认证'], summary: '租户品牌名称', querystring: z.object({ tenantId: decimal(z.number().int()).optional() }) },
     config: { access: 'public' },
   }, async (request) => ok(await auth.brand(request.query.tenantId ?? 0)));
 }

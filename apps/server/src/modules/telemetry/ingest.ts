@@ -5,7 +5,7 @@ import type { DeviceSession, MqttHandlers, RefuseReason } from '../../plugins/mq
 import type { CommandService } from '../commands/service.ts';
 import type { DeviceDirectory } from '../devices/directory.ts';
 import { createIngestCounters, type CounterName } from './counters.ts';
-import { parseAck, parseUp } from './parse.ts';
+import { parseAck, parseUp, type RefusedField } from './parse.ts';
 import type { BatchSink } from './sinks.ts';
 import { createBatchWriter, type CommittedBatch } from './writer.ts';
 
@@ -16,6 +16,11 @@ const REFUSED_COUNTER: Record<RefuseReason, CounterName> = {
   acl_publish: 'refused_acl_publish',
   acl_subscribe: 'refused_acl_subscribe',
   oversize: 'oversize',
+};
+
+const REFUSED_FIELD_COUNTER: Record<RefusedField['reason'], CounterName> = {
+  unknown_field: 'fields_unknown',
+  out_of_range: 'fields_out_of_range',
 };
 
 /**
@@ -76,6 +81,10 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
       return;
     }
     if (up.value.droppedFields) counters.add('fields_dropped', up.value.droppedFields);
+    for (const r of up.value.refused ?? []) {
+      counters.reject({ tenantId: ctx.tenantId, deviceCode: ctx.code, topic, reason: r.reason, detail: r.detail }, REFUSED_FIELD_COUNTER[r.reason]);
+    }
+    if (up.value.points.length === 0) return; // every reading refused: nothing to store, the refusals are counted
     if (up.value.clockFixed) counters.add('clock_fixed');
     await writer.enqueue({
       deviceId: ctx.id,
