@@ -15,6 +15,7 @@ import { seedDemo } from './db/seed/demo.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
 import { redactUri } from './lib/redact.ts';
+import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
 import { createDeviceDomain, type DeviceDomain } from './modules/devices/domain.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -76,6 +77,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installSecurityHeaders(app);
   const devices = await createDeviceDomain({ db, config, mqtt, projects, log: app.log });
   const deviceAdmin = createDeviceAdmin({ db, projects, deviceDomain: devices, imports, mqtt });
 
@@ -122,7 +124,13 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
 function registerSpa(app: FastifyInstance, dist: string) {
   const hasDist = fs.existsSync(path.join(dist, 'index.html'));
   if (hasDist) {
-    app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    app.register(fastifyStatic, {
+      root: dist, wildcard: false, index: false, maxAge: '1h', immutable: false,
+      // assets carry a content hash; index.html names them, so it is never cached
+      setHeaders: (res, file) => {
+        if (file.endsWith('.html')) res.setHeader('cache-control', 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api') || !hasDist || request.method !== 'GET') {

@@ -14,9 +14,18 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
     schema: { tags: ['认证'], summary: '登录', body: loginRequest },
     config: { access: 'public', operation: '登录' },
   }, async (request) => {
-    const result = await auth.login(request.body.username, request.body.password, request.ip);
+    const { username, password, captchaId, captchaCode } = request.body;
+    const result = await auth.login(username, password, request.ip, { captchaId, captchaCode });
     request.user = await auth.authenticate(result.token);
     return { code: 200, msg: '登录成功', data: result.token, data2: result.tenantId, attr1: String(result.userId) };
+  });
+
+  r.get('/api/auth/captcha', {
+    schema: { tags: ['认证'], summary: '图形验证码（登录失败几次后需要）' },
+    config: { access: 'public' },
+  }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return ok(auth.captcha());
   });
 
   r.get('/api/auth/jwt/invalid', {
