@@ -458,14 +458,14 @@ export function validateFieldWrite(type: string | DeviceTypeDef, code: string, r
     }
     case 'enum':
     case 'bool': {
-      const n = parseDecimal(text);
+      const n = parseDecimal(raw);
       if (!Number.isInteger(n) || field.options?.[String(n)] === undefined) {
         return { ok: false, message: `「${field.label}」只能取 ${allowedRange(field)}` };
       }
       return { ok: true, field, value: n };
     }
     case 'number': {
-      const n = parseDecimal(text);
+      const n = parseDecimal(raw);
       const outside = !Number.isFinite(n) || (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max);
       const offStep = field.step !== undefined && Number.isFinite(n) && Math.abs(n / field.step - Math.round(n / field.step)) > 1e-6;
       if (outside || offStep) return { ok: false, message: `「${field.label}」取值范围为 ${allowedRange(field)}` };
