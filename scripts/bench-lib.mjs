@@ -36,7 +36,7 @@ export async function startServer(extraEnv = {}, postgres = undefined, reuse = u
   const child = spawn('node', [...profileArgs, '--import', 'tsx', 'apps/server/src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`服务未在 60 秒内启动:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`服务未在 120 秒内启动:\n${output}`)), 120_000);
     const onData = (chunk) => {
       output += chunk.toString();
       if (output.includes('控制台地址')) {

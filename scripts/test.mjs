@@ -60,7 +60,7 @@ if ((want('api') || !only) && pg) vitest('接口测试 (PostgreSQL)', ['--projec
 if (want('budget')) check('前端包体积预算', 'node', ['scripts/bundle-budget.mjs']);
 // the OpenAPI fuzz with many more runs per operation than the API suite's (KELVIN_FUZZ_RUNS, KELVIN_FUZZ_SEED to change)
 if (only === 'fuzz') vitest('接口模糊测试 (OpenAPI)', ['--project', 'server', 'apps/server/src/test/openapi-fuzz.test.ts'], { DATABASE_URL: '', KELVIN_FUZZ_RUNS: process.env.KELVIN_FUZZ_RUNS ?? '100' });
-if (want('faults')) check('故障注入 (kill -9、数据库忙、端口占用)', 'node', ['scripts/faults.mjs']);
+if (only === 'faults') check('故障注入 (kill -9、数据库忙、端口占用)', 'node', ['scripts/faults.mjs']);
 if (want('e2e')) playwright('浏览器测试 (Chromium)');
 
 console.log('\n──────── 汇总 ────────');

@@ -15,6 +15,7 @@ import { seedDemo } from './db/seed/demo.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
 import { redactUri } from './lib/redact.ts';
+import { processHealth } from './lib/process-health.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
 import { createDeviceDomain, type DeviceDomain } from './modules/devices/domain.ts';
@@ -103,6 +104,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
+  processHealth(); // event-loop delay sampling from the start (service monitor, soak benchmark)
   await devices.startSimulator();
 
   return {

@@ -54,6 +54,8 @@ export interface ServiceStatus {
   /** devices registered / reporting within their heartbeat window / holding a connection to this process (null: external broker) */
   devices: { total: number; online: number; connected: number | null };
   counters: Record<IngestCounterName, number>;
+  /** this server process: memory, and event-loop delay over the last full minute (null in the first minute) */
+  process: { rssMb: number; heapUsedMb: number; eventLoopDelayMs: { mean: number; p99: number; max: number } | null };
   /** server time of the reading, for rates between two readings */
   at: number;
 }
