@@ -156,7 +156,7 @@ test('手机布局：无左侧菜单，顶部有菜单、项目选择、全屏�
   await context.close();
 });
 
-test('登录失败几次后要求图形验证码，答对后正确的密码照常登录；页面带内容安全策略且无控制台错误', async ({ page }) => {
+test('登录失败几次后要求图形验证码，答错则换一张；页面带内容安全策略且无控制台错误', async ({ page }) => {
   const errors = watchConsole(page);
   const response = await page.goto(`${baseUrl()}/login`);
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
