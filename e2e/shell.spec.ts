@@ -155,3 +155,36 @@ test('手机布局：无左侧菜单，顶部有菜单、项目选择、全屏�
   expect(errors).toEqual([]);
   await context.close();
 });
+
+test('登录失败几次后要求图形验证码，答错则换一张；页面带内容安全策略且无控制台错误', async ({ page }) => {
+  const errors = watchConsole(page);
+  const response = await page.goto(`${baseUrl()}/login`);
+  expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+  const user = page.getByRole('textbox', { name: '账号' });
+  const password = page.locator('input[name=password]');
+  const submit = page.getByRole('button', { name: /登\s*录/ });
+  // an account nobody uses, so other specs' logins are not affected
+  await user.fill('captcha-probe');
+  for (let i = 0; i < 3; i++) {
+    await password.fill(`wrong-${i}`);
+    await submit.click();
+    await expect(page.getByText('账户或密码错误').last()).toBeVisible();
+  }
+  const image = page.getByTestId('login-captcha');
+  await expect(image).toBeVisible();
+  await expect(image).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  await expect(page.getByRole('textbox', { name: '验证码' })).toBeVisible();
+  // an empty answer is caught on the page
+  await password.fill('wrong-again');
+  await submit.click();
+  await expect(page.getByText('请输入验证码')).toBeVisible();
+  await shot(page, 'login-captcha');
+  // a wrong answer: the server says so, and a new image is shown
+  const before = await image.getAttribute('src');
+  await page.getByRole('textbox', { name: '验证码' }).fill('ZZZZ');
+  await submit.click();
+  await expect(page.getByText('验证码错误或已过期，请重新输入')).toBeVisible();
+  await expect(image).not.toHaveAttribute('src', before!);
+  // the browser logs each refused login's HTTP 400 itself; anything else (a CSP violation above all) is an error
+  expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+});

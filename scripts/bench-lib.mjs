@@ -23,11 +23,12 @@ export async function freePort() {
  * A fresh server (SQLite in a temp dir, embedded broker) in its own process. With `postgres` (a postgres:// URL) the
  * database is a new schema there, dropped by stop().
  */
-export async function startServer(extraEnv = {}, postgres = undefined) {
+export async function startServer(extraEnv = {}, postgres = undefined, reuse = undefined) {
   const schema = postgres ? `kelvin_bench_${crypto.randomBytes(4).toString('hex')}` : undefined;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-bench-'));
-  const port = await freePort();
-  const mqttPort = await freePort();
+  // `reuse`: { dataDir, port, mqttPort } of a server that was killed, to start it again on the same data
+  const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-bench-'));
+  const port = reuse?.port ?? (await freePort());
+  const mqttPort = reuse?.mqttPort ?? (await freePort());
   const env = {
     ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), KELVIN_DATA_DIR: dataDir,
     KELVIN_ADMIN_PASSWORD: ADMIN_PASSWORD, KELVIN_SIMULATOR: 'off', KELVIN_DEMO: 'off', DATABASE_URL: postgres ?? '', DATABASE_SCHEMA: schema ?? '', LOG_LEVEL: 'warn', ...extraEnv,
@@ -35,7 +36,7 @@ export async function startServer(extraEnv = {}, postgres = undefined) {
   const child = spawn('node', [...profileArgs, '--import', 'tsx', 'apps/server/src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`服务未在 60 秒内启动:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`服务未在 120 秒内启动:\n${output}`)), 120_000);
     const onData = (chunk) => {
       output += chunk.toString();
       if (output.includes('控制台地址')) {
@@ -50,10 +51,15 @@ export async function startServer(extraEnv = {}, postgres = undefined) {
   child.stdout.on('data', () => {});
   child.stderr.on('data', (c) => process.stderr.write(c));
   return {
-    child, dataDir, env, url: `http://127.0.0.1:${port}`, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    child, dataDir, env, port, mqttPort, url: `http://127.0.0.1:${port}`, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    /** kill -9: no shutdown hooks, no flush */
+    async crash() {
+      child.kill('SIGKILL');
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)));
+    },
     async stop() {
       child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)));
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (schema) {
         const { default: pg } = await import('pg');

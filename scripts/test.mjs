@@ -58,6 +58,9 @@ if (want('api') || want('unit')) vitest('接口测试 (SQLite)', ['--project', '
 const pg = process.env.KELVIN_TEST_DATABASE_URL;
 if ((want('api') || !only) && pg) vitest('接口测试 (PostgreSQL)', ['--project', 'server'], { DATABASE_URL: pg });
 if (want('budget')) check('前端包体积预算', 'node', ['scripts/bundle-budget.mjs']);
+// the OpenAPI fuzz with many more runs per operation than the API suite's (KELVIN_FUZZ_RUNS, KELVIN_FUZZ_SEED to change)
+if (only === 'fuzz') vitest('接口模糊测试 (OpenAPI)', ['--project', 'server', 'apps/server/src/test/openapi-fuzz.test.ts'], { DATABASE_URL: '', KELVIN_FUZZ_RUNS: process.env.KELVIN_FUZZ_RUNS ?? '100' });
+if (only === 'faults') check('故障注入 (kill -9、数据库忙、端口占用)', 'node', ['scripts/faults.mjs']);
 if (want('e2e')) playwright('浏览器测试 (Chromium)');
 
 console.log('\n──────── 汇总 ────────');

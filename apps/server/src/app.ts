@@ -15,6 +15,9 @@ import { seedDemo } from './db/seed/demo.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { installErrorHandler } from './plugins/errors.ts';
 import { createLiveHub, liveRoutes } from './plugins/live.ts';
+import { redactUri } from './lib/redact.ts';
+import { processHealth } from './lib/process-health.ts';
+import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
 import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from './simulator/provision.ts';
 import { startSimulator, type Simulator } from './simulator/runner.ts';
@@ -53,7 +56,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
+  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
@@ -64,9 +67,14 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const imports = createImportService(projects);
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : {
+      level: config.logLevel,
+      // the request log never carries a credential from the query string (the body is not logged)
+      serializers: { req: (req) => ({ method: req.method, url: redactUri(req.url), remoteAddress: req.ip }) },
+    },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For only from configured proxies: anyone else could pick the address the login throttle sees
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
   app.decorate('db', db);
@@ -74,6 +82,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installSecurityHeaders(app);
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
   const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
@@ -135,6 +144,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
+  processHealth(); // event-loop delay sampling from the start (service monitor, soak benchmark)
   // The in-process simulator (KELVIN_SIMULATOR=on): the demo tenant's devices as real MQTT clients.
   let simulator: Simulator | null = null;
   if (config.simulator && mqtt) {
@@ -166,7 +176,13 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
 function registerSpa(app: FastifyInstance, dist: string) {
   const hasDist = fs.existsSync(path.join(dist, 'index.html'));
   if (hasDist) {
-    app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    app.register(fastifyStatic, {
+      root: dist, wildcard: false, index: false, maxAge: '1h', immutable: false,
+      // assets carry a content hash; index.html names them, so it is never cached
+      setHeaders: (res, file) => {
+        if (file.endsWith('.html')) res.setHeader('cache-control', 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api') || !hasDist || request.method !== 'GET') {

@@ -11,7 +11,11 @@ const envSchema = z.object({
   // PostgreSQL schema of this installation (created when missing); default: the server's search_path
   DATABASE_SCHEMA: z.string().regex(/^([a-z_][a-z0-9_]{0,62})?$/, 'DATABASE_SCHEMA 只能含小写字母、数字和下划线').optional(),
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  // address of the embedded broker's listener (default: HOST)
+  MQTT_HOST: z.string().optional(),
   MQTT_URL: z.string().optional(),
+  // addresses/CIDRs of reverse proxies whose X-Forwarded-For is believed (comma separated); default: none
+  TRUST_PROXY: z.string().regex(/^[0-9A-Fa-f.:/,\s]*$/, 'TRUST_PROXY 只能是以逗号分隔的 IP 地址或网段').default(''),
   // shared-subscription group of the ingest on an external broker ('' = plain subscription, a single process)
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]*$/, 'MQTT_SHARE_GROUP 只能含字母、数字、下划线或减号').default('kelvin'),
   KELVIN_SIMULATOR: z.enum(['on', 'off']).default('off'),
@@ -40,7 +44,11 @@ export interface KelvinConfig {
   /** PostgreSQL schema to use (tests and benchmarks isolate themselves in one). */
   databaseSchema?: string;
   mqttPort: number;
+  /** listen address of the embedded broker */
+  mqttHost: string;
   mqttUrl?: string;
+  /** proxies trusted for X-Forwarded-For (addresses/CIDRs); empty: the socket's address is the client's */
+  trustProxy: string[];
   /** $share group for the ingest subscription on an external broker; empty: plain subscription */
   mqttShareGroup?: string;
   /** false: no broker at all (most API tests). */
@@ -69,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     databaseUrl: e.DATABASE_URL || undefined,
     databaseSchema: e.DATABASE_URL?.startsWith('postgres') ? e.DATABASE_SCHEMA || undefined : undefined,
     mqttPort: e.MQTT_PORT,
+    mqttHost: e.MQTT_HOST || e.HOST,
+    trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
     mqttUrl: e.MQTT_URL || undefined,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     mqttEnabled: true,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { MenuRow } from './auth.ts';
-import { pageQuery } from './common.ts';
+import { pageQuery, decimal } from './common.ts';
 import { PLATFORM_ONLY_MENUS } from './menus.ts';
 
 /**
@@ -81,10 +81,10 @@ const code = (label: string, max = 64) =>
     .regex(/^[A-Za-z][A-Za-z0-9_-]*$/, `${label}须以字母开头，只能包含字母、数字、_ 和 -`);
 
 /** A list filter only platform administrators may use (others always see their own tenant). */
-export const tenantFilter = z.coerce.number().int().min(0).optional();
+export const tenantFilter = decimal(z.number().int().min(0)).optional();
 
 /** A time range of a log list, epoch milliseconds (named as the console's list component sends a range `time`). */
-const millis = z.coerce.number({ error: '时间必须是毫秒时间戳' }).int().min(0);
+const millis = decimal(z.number({ error: '时间必须是毫秒时间戳' }).int().min(0));
 export const timeRange = { timeFrom: millis.optional(), timeTo: millis.optional() };
 
 /** A body field the caller may only write when they are a platform administrator (checked by the server). */
@@ -184,7 +184,7 @@ export const userUpdate = z.object({
 export const userQuery = pageQuery.extend({
   keyword: z.string().trim().max(64).optional(),
   enabled: z.enum(['0', '1'], { error: '启用状态只能是 0 或 1' }).optional(),
-  roleId: z.coerce.number().int().positive().optional(),
+  roleId: decimal(z.number().int().positive()).optional(),
   tenantId: tenantFilter,
 });
 export type UserCreate = z.infer<typeof userCreate>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimal } from './common.ts';
 
 export const AREA_LEVELS = ['region', 'project', 'building', 'floor', 'room'] as const;
 export type AreaLevel = (typeof AREA_LEVELS)[number];
@@ -66,10 +67,10 @@ export const PROJECT_TYPE2: { code: number; name: string }[] = [
 ];
 
 export const projectIdParam = z.object({
-  projectId: z.coerce.number({ error: '项目编号必须是数字' }).int('项目编号必须是整数').positive('项目编号必须大于 0'),
+  projectId: decimal(z.number({ error: '项目编号必须是数字' }).int('项目编号必须是整数').positive('项目编号必须大于 0')),
 });
 export const areaIdParam = z.object({
-  id: z.coerce.number({ error: '区域编号必须是数字' }).int('区域编号必须是整数'),
+  id: decimal(z.number({ error: '区域编号必须是数字' }).int('区域编号必须是整数')),
 });
 
 /* ---------- Area maintenance (spec §7.2): one schema for the web form and the server ---------- */
@@ -139,10 +140,10 @@ export const projectAliasBody = z.object({
   alias: z.string({ error: '请输入项目别名' }).trim().max(100, '项目别名最多 100 个字符'),
 });
 export const projectIdQuery = z.object({
-  projectId: z.coerce.number({ error: '项目编号必须是数字' }).int('项目编号必须是整数').positive('项目编号必须大于 0'),
+  projectId: decimal(z.number({ error: '项目编号必须是数字' }).int('项目编号必须是整数').positive('项目编号必须大于 0')),
 });
 export const areaIdQuery = z.object({
-  areaId: z.coerce.number({ error: '区域编号必须是数字' }).int('区域编号必须是整数').positive('区域编号必须大于 0'),
+  areaId: decimal(z.number({ error: '区域编号必须是数字' }).int('区域编号必须是整数').positive('区域编号必须大于 0')),
 });
 
 export interface AreaDetail extends ProjectInfo {
@@ -200,7 +201,7 @@ export interface ProjectMapItem {
 
 export const projectFileListBody = z.object({ projectId: projectIdQuery.shape.projectId });
 export const projectFileIdBody = z.object({
-  fileId: z.coerce.number({ error: '文件编号必须是数字' }).int('文件编号必须是整数').positive('文件编号必须大于 0'),
+  fileId: decimal(z.number({ error: '文件编号必须是数字' }).int('文件编号必须是整数').positive('文件编号必须大于 0')),
 });
 export interface ProjectFile {
   id: number;

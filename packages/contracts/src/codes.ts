@@ -4,6 +4,8 @@ export const ResultCode = {
   OK: 200,
   VALIDATION: 40000,
   BAD_CREDENTIALS: 40001,
+  /** the account has failed logins: answer the image captcha (GET /api/auth/captcha) with the password */
+  CAPTCHA_REQUIRED: 40002,
   UNAUTHENTICATED: 40101,
   FORBIDDEN: 40300,
   NO_PERMISSION: 40301,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { pageQuery } from './common.ts';
+import { pageQuery, decimal } from './common.ts';
 import { deviceCodeSchema, deviceTypeCode, type DeviceCredentials, type DeviceRow, type FieldValue } from './device.ts';
 
 /** Device management (deviceList_n, 4G devices, storage, groups, batchpara, SIM cards, replacement). */
 
-const id = (what: string) => z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`);
+const id = (what: string) => decimal(z.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`));
 const deviceName = z.string({ error: '请输入设备名称' }).trim().min(1, '请输入设备名称').max(64, '设备名称最多 64 个字符');
 const idList = (what: string) => z.array(id(what), { error: `请选择${what.replace(/编号$/, '')}` }).min(1, `请至少选择一台设备`).max(1000, '一次最多 1000 台设备');
 
@@ -50,7 +50,7 @@ export const cardListQuery = pageQuery.extend({
   projectId: id('项目编号'),
   keyword: z.string().trim().max(64, '关键字最多 64 个字符').optional(),
   /** only cards whose package ends within this many days (or has ended) */
-  packageLimitDays: z.coerce.number({ error: '套餐剩余天数必须是数字' }).int('套餐剩余天数必须是整数').min(0, '套餐剩余天数不能为负').max(3650, '套餐剩余天数最多 3650').optional(),
+  packageLimitDays: decimal(z.number({ error: '套餐剩余天数必须是数字' }).int('套餐剩余天数必须是整数').min(0, '套餐剩余天数不能为负').max(3650, '套餐剩余天数最多 3650')).optional(),
   /** 1: devices with a card, 0: devices without one */
   hasCard: z.enum(['0', '1'], { error: '是否有卡只能是 0 或 1' }).optional(),
 });
@@ -101,7 +101,7 @@ export const storageQuery = pageQuery.extend({
 });
 export const storageAllQuery = storageQuery.extend({
   /** only devices whose data package ends within this many days (or has ended) */
-  packageLimitDays: z.coerce.number({ error: '套餐剩余天数必须是数字' }).int('套餐剩余天数必须是整数').min(0, '套餐剩余天数不能为负').max(3650, '套餐剩余天数最多 3650').optional(),
+  packageLimitDays: decimal(z.number({ error: '套餐剩余天数必须是数字' }).int('套餐剩余天数必须是整数').min(0, '套餐剩余天数不能为负').max(3650, '套餐剩余天数最多 3650')).optional(),
 });
 export const storageRenameBody = z.object({ id: id('设备编号'), deviceName });
 export const storageAddBody = z.object({

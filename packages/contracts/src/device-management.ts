@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from './common.ts';
+import { pageQuery, decimal } from './common.ts';
 import { deviceIdListOf, positiveIdOf } from './device-admin.ts';
 import { fieldDisplay, fieldOf, roundToStep } from './device-registry.ts';
 import type { DeviceAction, DeviceTypeDef, FieldDef } from './device-types.ts';
@@ -17,8 +17,8 @@ const DAY = 86_400_000;
 export const ONLINE_HISTORY_MAX_DAYS = 31;
 export const ONLINE_BUCKET_MS = 3_600_000;
 export const onlineHistoryQuery = z.object({
-  from: z.coerce.number({ error: '开始时间必须是毫秒时间戳' }).int().nonnegative(),
-  to: z.coerce.number({ error: '结束时间必须是毫秒时间戳' }).int().positive(),
+  from: decimal(z.number({ error: '开始时间必须是毫秒时间戳' }).int().nonnegative()),
+  to: decimal(z.number({ error: '结束时间必须是毫秒时间戳' }).int().positive()),
   deviceType: deviceTypeCode.optional(),
 }).refine((q) => q.from < q.to, { message: '开始时间必须早于结束时间', path: ['from'] })
   .refine((q) => q.to - q.from <= ONLINE_HISTORY_MAX_DAYS * DAY, { message: `时间范围最长 ${ONLINE_HISTORY_MAX_DAYS} 天`, path: ['to'] });
@@ -54,11 +54,11 @@ export const operationLogExportQuery = z.object({
   projectId: positiveIdOf('项目编号').optional(),
   deviceId: positiveIdOf('设备编号').optional(),
   /** from inclusive, to exclusive — the same bounds as the list */
-  from: z.coerce.number().int().nonnegative().optional(),
-  to: z.coerce.number().int().positive().optional(),
+  from: decimal(z.number().int().nonnegative()).optional(),
+  to: decimal(z.number().int().positive()).optional(),
   /** older names of from/to (the query form's date range) */
-  atFrom: z.coerce.number().int().nonnegative().optional(),
-  atTo: z.coerce.number().int().positive().optional(),
+  atFrom: decimal(z.number().int().nonnegative()).optional(),
+  atTo: decimal(z.number().int().positive()).optional(),
 });
 
 /* ---------- shared: a server address devices connect to ---------- */
@@ -66,7 +66,7 @@ export const operationLogExportQuery = z.object({
 /** A host name or an IPv4 address (what a device's firmware accepts). */
 export const hostSchema = z.string({ error: '请输入服务器地址' }).trim().min(1, '请输入服务器地址').max(253, '服务器地址最多 253 个字符')
   .regex(/^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/, '服务器地址应为域名或 IP 地址（不含 http:// 和端口）');
-export const portSchema = z.coerce.number({ error: '端口必须是数字' }).int('端口必须是整数').min(1, '端口范围为 1～65535').max(65535, '端口范围为 1～65535');
+export const portSchema = decimal(z.number({ error: '端口必须是数字' }).int('端口必须是整数').min(1, '端口范围为 1～65535').max(65535, '端口范围为 1～65535'));
 
 /* ---------- dodifyDeviceIP_n: change the server address a device reports to ---------- */
 
@@ -261,8 +261,8 @@ export const factoryRunQuery = pageQuery.extend({
   status: z.enum(FACTORY_RUN_STATUSES, { error: '状态不存在' }).optional(),
   keyword: z.string().trim().max(64, '关键字最多 64 个字符').optional(),
   /** start time range (the query form's date range: startedFrom / startedTo) */
-  startedFrom: z.coerce.number().int().nonnegative().optional(),
-  startedTo: z.coerce.number().int().positive().optional(),
+  startedFrom: decimal(z.number().int().nonnegative()).optional(),
+  startedTo: decimal(z.number().int().positive()).optional(),
 });
 export const factoryDeviceQuery = pageQuery.extend({
   projectId: positiveIdOf('项目编号'),

@@ -115,6 +115,14 @@ describe('validateFieldWrite', () => {
     expect(validateFieldWrite('balanceValve', 'f80', 100)).toMatchObject({ ok: true, value: 100 });
   });
 
+  it('accepts plain decimal numbers only: hex, exponents, blanks and signs are not 25', () => {
+    for (const text of ['0x19', '2.5e1', ' 25', '25 ', '+25', '25.', '.5', 'Infinity', '1e309']) {
+      expect(validateFieldWrite('device20000', 'f04', text).ok, text).toBe(false);
+    }
+    expect(validateFieldWrite('device20000', 'f01', '0x1').ok).toBe(false);
+    expect(validateFieldWrite('device20000', 'f04', '25')).toMatchObject({ ok: true, value: 25 });
+  });
+
   it('refuses out-of-range values with a Chinese message naming the allowed range', () => {
     const r = validateFieldWrite('device20000', 'f04', '41');
     expect(r).toEqual({ ok: false, message: '「设定温度」取值范围为 10～40 °C，步长 0.5' });

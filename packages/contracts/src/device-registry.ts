@@ -1,3 +1,4 @@
+import { parseDecimal } from './common.ts';
 import { MENU_BY_CODE } from './menus.ts';
 import { UNKNOWN_STATUS, type DeviceAction, type DeviceCategory, type DeviceTypeDef, type FieldDef, type FieldSim } from './device-types.ts';
 
@@ -447,7 +448,6 @@ export function allowedRange(field: FieldDef): string {
   }
 }
 
-const toNumber = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
 
 /**
  * A number field with its registry range narrowed by the devices' own current limits (a thermostat refuses a set
@@ -459,8 +459,8 @@ export function narrowedField(field: FieldDef, devices: readonly Record<string, 
   let min = field.min ?? -Infinity;
   let max = field.max ?? Infinity;
   for (const values of devices) {
-    const lo = field.limits.min ? toNumber(values[field.limits.min]) : NaN;
-    const hi = field.limits.max ? toNumber(values[field.limits.max]) : NaN;
+    const lo = field.limits.min ? parseDecimal(values[field.limits.min]) : NaN;
+    const hi = field.limits.max ? parseDecimal(values[field.limits.max]) : NaN;
     if (Number.isFinite(lo)) min = Math.max(min, lo);
     if (Number.isFinite(hi)) max = Math.min(max, hi);
   }
@@ -491,14 +491,14 @@ export function validateFieldWrite(type: string | DeviceTypeDef, code: string, r
     }
     case 'enum':
     case 'bool': {
-      const n = toNumber(text);
+      const n = parseDecimal(raw);
       if (!Number.isInteger(n) || field.options?.[String(n)] === undefined) {
         return { ok: false, message: `「${field.label}」只能取 ${allowedRange(field)}` };
       }
       return { ok: true, field, value: n };
     }
     case 'number': {
-      const n = toNumber(text);
+      const n = parseDecimal(raw);
       const outside = !Number.isFinite(n) || (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max);
       const offStep = field.step !== undefined && Number.isFinite(n) && Math.abs(n / field.step - Math.round(n / field.step)) > 1e-6;
       if (outside || offStep) return { ok: false, message: `「${field.label}」取值范围为 ${allowedRange(field)}` };

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { pageQuery } from './common.ts';
+import { pageQuery, decimal } from './common.ts';
 import { DEVICE_TYPE_CODES } from './device-registry.ts';
 import type { DeviceAction } from './device-types.ts';
 
 /** Device API contracts: shared by the server routes and the web screens. */
 
 const positiveId = (what: string) =>
-  z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`);
+  decimal(z.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`));
 const flag = z.enum(['0', '1', 'true', 'false'], { error: '在线状态只能是 0 或 1' }).transform((v) => v === '1' || v === 'true');
 
 export const deviceTypeCode = z.enum(DEVICE_TYPE_CODES as [string, ...string[]], { error: '设备类型不存在' });
@@ -64,8 +64,8 @@ export const historyQuery = z.object({
   deviceId: positiveId('设备编号'),
   /** comma-separated field codes; default: every numeric field of the type */
   fields: z.string().max(400).regex(/^[A-Za-z0-9_,]*$/, '字段列表格式不正确').optional(),
-  from: z.coerce.number({ error: '开始时间必须是毫秒时间戳' }).int().nonnegative(),
-  to: z.coerce.number({ error: '结束时间必须是毫秒时间戳' }).int().positive(),
+  from: decimal(z.number({ error: '开始时间必须是毫秒时间戳' }).int().nonnegative()),
+  to: decimal(z.number({ error: '结束时间必须是毫秒时间戳' }).int().positive()),
 }).refine((q) => q.from < q.to, { message: '开始时间必须早于结束时间', path: ['from'] })
   .refine((q) => q.to - q.from <= 400 * 86_400_000, { message: '时间范围最长 400 天', path: ['to'] });
 
@@ -123,7 +123,7 @@ export interface CommandView {
 
 /** seconds a command waits for an offline or sleeping device */
 export const commandTtlQuery = z.object({
-  ttl: z.coerce.number({ error: '有效期必须是秒数' }).int('有效期必须是整数秒').min(1, '有效期至少 1 秒').max(7 * 86_400, '有效期最长 7 天').optional(),
+  ttl: decimal(z.number({ error: '有效期必须是秒数' }).int('有效期必须是整数秒').min(1, '有效期至少 1 秒').max(7 * 86_400, '有效期最长 7 天')).optional(),
 });
 
 export const operationQuery = commandTtlQuery.extend({
@@ -133,8 +133,8 @@ export const operationQuery = commandTtlQuery.extend({
 export const operationLogQuery = pageQuery.extend({
   projectId: positiveId('项目编号').optional(),
   deviceId: positiveId('设备编号').optional(),
-  from: z.coerce.number().int().nonnegative().optional(),
-  to: z.coerce.number().int().positive().optional(),
+  from: decimal(z.number().int().nonnegative()).optional(),
+  to: decimal(z.number().int().positive()).optional(),
 });
 
 export interface OperationLogRow {

@@ -12,6 +12,8 @@ export const INGEST_COUNTER_LABELS = {
   acks: '指令应答',
   malformed: '格式错误',
   fields_dropped: '无法识别的字段',
+  fields_unknown: '拒绝：未知字段',
+  fields_out_of_range: '拒绝：读数超出量程',
   clock_fixed: '设备时钟异常（按接收时间入库）',
   unknown_device: '未知或停用设备',
   refused_client_id: '拒绝：客户端标识不合法',
@@ -26,6 +28,8 @@ export type IngestCounterName = keyof typeof INGEST_COUNTER_LABELS;
 /** Why a message or connection was refused (ingest_reject.reason). */
 export const INGEST_REJECT_REASONS = {
   malformed: '格式错误',
+  unknown_field: '未知字段',
+  out_of_range: '读数超出量程',
   unknown_device: '未知或停用设备',
   client_id: '客户端标识不合法',
   anonymous: '匿名连接',
@@ -50,6 +54,8 @@ export interface ServiceStatus {
   /** devices registered / reporting within their heartbeat window / holding a connection to this process (null: external broker) */
   devices: { total: number; online: number; connected: number | null };
   counters: Record<IngestCounterName, number>;
+  /** this server process: memory, and event-loop delay over the last full minute (null in the first minute) */
+  process: { rssMb: number; heapUsedMb: number; eventLoopDelayMs: { mean: number; p99: number; max: number } | null };
   /** server time of the reading, for rates between two readings */
   at: number;
 }

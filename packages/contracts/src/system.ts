@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timeRange } from './admin.ts';
-import { pageQuery } from './common.ts';
+import { pageQuery, decimal } from './common.ts';
 
 /**
  * System settings (spec §7.5, /system_n): per-tenant system parameters, holidays, and SMS (provider, templates,
@@ -94,12 +94,12 @@ export const holidayDelete = z.object({
   ids: z.array(z.number().int().positive(), { error: '请选择要删除的节假日' }).min(1, '请选择要删除的节假日').max(500, '一次最多删除 500 条'),
 });
 export const holidayQuery = pageQuery.extend({
-  year: z.coerce.number().int().min(2000, '年份不正确').max(2100, '年份不正确').optional(),
-  projectId: z.coerce.number().int().min(0).optional(),
+  year: decimal(z.number().int().min(2000, '年份不正确').max(2100, '年份不正确')).optional(),
+  projectId: decimal(z.number().int().min(0)).optional(),
   type: holidayType.optional(),
 });
 export const holidaysOfProjectQuery = z.object({
-  projectId: z.coerce.number({ error: '请选择项目' }).int().positive('请选择项目'),
+  projectId: decimal(z.number({ error: '请选择项目' }).int().positive('请选择项目')),
   start: isoDate,
   end: isoDate,
 }).refine((q) => q.start <= q.end, { message: '开始日期不能晚于结束日期', path: ['end'] });

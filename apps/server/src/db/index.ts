@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
+import { RefuseEmptyUpdate } from './empty-update.ts';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-devices.ts';
 import * as m003 from './migrations/003-admin.ts';
@@ -45,7 +46,7 @@ export function createDb(opts: DbOptions): Db {
       max: 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseEmptyUpdate()] });
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = new SQLite(sqliteFileOf(opts.dataDir));
@@ -55,7 +56,7 @@ export function createDb(opts: DbOptions): Db {
   file.pragma('foreign_keys = ON');
   // telemetry history inserts touch one B-tree leaf per device: keep those pages in memory (64 MB)
   file.pragma('cache_size = -65536');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), plugins: [new RefuseEmptyUpdate()] });
 }
 
 /** The database a configuration names — its PostgreSQL schema created if needed — migrated to the latest version. */

@@ -12,8 +12,12 @@ export interface ExcelColumn<T> {
 /**
  * Streams rows into an .xlsx download (design §5): rows are written as they come, so an export of many thousand
  * rows never sits in memory whole. `rows` is usually a keyset-paged async generator over the database.
+ * The first row is read before any header goes out, so a refusal found there (unknown project, no right to it)
+ * is answered with the envelope; a failure once bytes have left can only cut the download short, and is logged.
  */
-export function streamXlsx<T>(reply: FastifyReply, fileName: string, sheetName: string, columns: ExcelColumn<T>[], rows: AsyncIterable<T>) {
+export async function streamXlsx<T>(reply: FastifyReply, fileName: string, sheetName: string, columns: ExcelColumn<T>[], rows: AsyncIterable<T>) {
+  const it = rows[Symbol.asyncIterator]();
+  const first = await it.next();
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName);
@@ -21,13 +25,13 @@ export function streamXlsx<T>(reply: FastifyReply, fileName: string, sheetName: 
   sheet.getRow(1).font = { bold: true };
   void (async () => {
     try {
-      for await (const row of rows) {
-        sheet.addRow(Object.fromEntries(columns.map((c, i) => [`c${i}`, c.value(row) ?? null]))).commit();
+      for (let r = first; !r.done; r = await it.next()) {
+        sheet.addRow(Object.fromEntries(columns.map((c, i) => [`c${i}`, c.value(r.value) ?? null]))).commit();
       }
       sheet.commit();
       await workbook.commit();
     } catch (err) {
-      reply.log.error({ err }, 'excel export failed');
+      reply.log.error({ err }, 'excel export failed after the download started');
       out.destroy(err as Error);
     }
   })();

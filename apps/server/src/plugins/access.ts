@@ -4,6 +4,7 @@ import { ResultCode } from '@kelvin/contracts';
 import { AppError } from '../lib/errors.ts';
 import { scopeOf, type Actor } from '../lib/scope.ts';
 import type { AuthService } from '../modules/auth/index.ts';
+import { redactUri } from '../lib/redact.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -54,7 +55,7 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
         menu_code: access === 'public' || access === 'login' ? null : access.split(':')[0],
         operation: (denied ? '拒绝访问：' : '') + (config.operation ?? `${request.method} ${request.routeOptions.url}`),
         method: request.method,
-        uri: request.url.slice(0, 500),
+        uri: redactUri(request.url).slice(0, 500),
         host: request.ip,
         status: reply.statusCode,
         at: Date.now(),

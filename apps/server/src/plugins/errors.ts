@@ -25,6 +25,12 @@ export function installErrorHandler(app: FastifyInstance) {
         : '请求格式不正确';
       return reply.status(400).send({ code: ResultCode.VALIDATION, msg, data: null });
     }
+    // SQLite locked by another process past busy_timeout, or PostgreSQL refusing connections: try again later
+    const dbCode = (error as { code?: unknown }).code;
+    if (dbCode === 'SQLITE_BUSY' || dbCode === 'SQLITE_LOCKED' || dbCode === '53300' || dbCode === '57P03') {
+      request.log.warn({ err: error }, 'database busy');
+      return reply.status(503).send({ code: ResultCode.SERVER_ERROR, msg: '数据库繁忙，请稍后重试', data: null });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ code: ResultCode.SERVER_ERROR, msg: '服务器内部错误，请稍后重试', data: null });
   });

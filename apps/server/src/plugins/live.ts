@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { z } from 'zod';
+import { decimal } from '@kelvin/contracts';
 import type { LiveAlarmEvent, LiveCommandEvent, LiveDeviceEvent } from '@kelvin/contracts';
 import type { Db } from '../db/index.ts';
 import type { Scope } from '../lib/scope.ts';
@@ -106,8 +107,8 @@ export async function createLiveHub(opts: { db: Db; databaseUrl?: string; schema
 
 const liveQuery = z.object({
   token: z.string().max(2000).optional(),
-  projectId: z.coerce.number({ error: '项目编号必须是数字' }).int().positive('项目编号必须大于 0').optional(),
-  deviceId: z.coerce.number({ error: '设备编号必须是数字' }).int().positive('设备编号必须大于 0').optional(),
+  projectId: decimal(z.number({ error: '项目编号必须是数字' }).int().positive('项目编号必须大于 0')).optional(),
+  deviceId: decimal(z.number({ error: '设备编号必须是数字' }).int().positive('设备编号必须大于 0')).optional(),
 });
 
 const PING_MS = 15_000;

@@ -60,8 +60,8 @@ export function ingestFilters(shareGroup: string | undefined): string[] {
 }
 
 /** Embedded aedes broker (default) or a client of an external broker (MQTT_URL); the same handlers serve both. */
-export async function startMqtt(opts: { port: number; url?: string; shareGroup?: string }): Promise<MqttHub> {
-  return opts.url ? startExternal(opts.url, opts.shareGroup) : startEmbedded(opts.port);
+export async function startMqtt(opts: { port: number; host?: string; url?: string; shareGroup?: string }): Promise<MqttHub> {
+  return opts.url ? startExternal(opts.url, opts.shareGroup) : startEmbedded(opts.port, opts.host ?? '0.0.0.0');
 }
 
 async function startExternal(url: string, shareGroup: string | undefined): Promise<MqttHub> {
@@ -108,7 +108,7 @@ interface KelvinClient extends Client {
   kelvinSession?: DeviceSession;
 }
 
-async function startEmbedded(port: number): Promise<MqttHub> {
+async function startEmbedded(port: number, host: string): Promise<MqttHub> {
   let handlers = noHandlers;
   const connected = new Map<string, KelvinClient>();
   // device codes are up to 64 characters (MQTT 3.1.1 only promises 23)
@@ -209,7 +209,7 @@ async function startEmbedded(port: number): Promise<MqttHub> {
         reject(new Error(`MQTT 端口 ${port} 已被占用：请用 MQTT_PORT 换一个端口，或用 MQTT_URL 连接外部消息服务器`));
       } else reject(err);
     });
-    server.listen(port, '0.0.0.0', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const address = server.address();
   return {

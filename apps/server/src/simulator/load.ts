@@ -68,6 +68,8 @@ export async function runLoad(opts: { url: string; devices: SimDeviceSpec[]; ste
     for (const step of opts.steps) {
       const latencies: number[] = [];
       const perSecond: number[] = [];
+      // `attempted` paces the step; `published` counts only reports whose bytes reached a live connection
+      let attempted = 0;
       let published = 0;
       let acked = 0;
       let lastAckAt = 0;
@@ -76,7 +78,7 @@ export async function runLoad(opts: { url: string; devices: SimDeviceSpec[]; ste
       await new Promise<void>((resolve) => {
         const timer = setInterval(() => {
           const now = Date.now();
-          const due = Math.floor(((Math.min(now, end) - start) / 1000) * step.rate) - published;
+          const due = Math.floor(((Math.min(now, end) - start) / 1000) * step.rate) - attempted;
           for (let n = 0; n < due; n++) {
             const c = clients[cursor];
             cursor = (cursor + 1) % clients.length;
@@ -85,14 +87,14 @@ export async function runLoad(opts: { url: string; devices: SimDeviceSpec[]; ste
             let body = `{"ts":${c.lastTs},"fields":{"${fields[0]}":${Math.round(c.value * 100) / 100}`;
             for (let i = 1; i < fields.length; i++) body += `,"${fields[i]}":${Math.round((200 + Math.random() * 40) * 10) / 10}`;
             const sent = now;
-            published++;
+            attempted++;
             c.wire.publish(body + '}}', () => {
               acked++;
               lastAckAt = Date.now();
               latencies.push(lastAckAt - sent);
               const second = Math.floor((lastAckAt - start) / 1000);
               perSecond[second] = (perSecond[second] ?? 0) + 1;
-            });
+            }, () => published++);
           }
           if (now >= end) {
             clearInterval(timer);

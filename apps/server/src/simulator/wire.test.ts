@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { runLoad } from './load.ts';
 import { connectWireDevice, encodePublish, encodeTopic, packetReader } from './wire.ts';
 
 describe('压测用 MQTT 连接', () => {
@@ -31,6 +32,27 @@ describe('压测用 MQTT 连接', () => {
     try {
       await expect(connectWireDevice({ host: '127.0.0.1', port, clientId: 'D1', username: 'D1', password: 'p', topic: 't', timeoutMs: 5000 }))
         .rejects.toThrow(/D1 连接被服务器关闭|ECONNRESET/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('the load generator counts as published only what reached a live connection, not writes to a dead socket', async () => {
+    // a broker that accepts, acknowledges nothing but the CONNECT, and drops the connection after 300 ms
+    const server = net.createServer((s) => {
+      s.on('error', () => {});
+      s.once('data', () => {
+        s.write(Buffer.from([0x20, 2, 0, 0]));
+        setTimeout(() => s.destroy(), 300);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const [step] = await runLoad({ url: `mqtt://127.0.0.1:${port}`, devices: [{ code: 'dev1', secret: 's', tenantCode: 't', type: 'device20090' }], steps: [{ rate: 100, seconds: 2 }], drainMs: 100 });
+      expect(step.acked).toBe(0);
+      expect(step.published).toBeGreaterThan(10);
+      expect(step.published).toBeLessThan(60); // about 300 ms worth, not the 200 the step tried
     } finally {
       server.close();
     }

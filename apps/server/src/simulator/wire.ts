@@ -104,8 +104,11 @@ export function packetReader(on: { connack(code: number): void; puback(messageId
 
 export interface WireDevice {
   socket: net.Socket;
-  /** sends one QoS 1 report; `onAck` runs when its PUBACK arrives */
-  publish(payload: string, onAck: () => void): void;
+  /**
+   * Sends one QoS 1 report: false at once when the connection is gone; `onSent` runs once the bytes were handed to a
+   * live socket, `onAck` when its PUBACK arrives.
+   */
+  publish(payload: string, onAck: () => void, onSent?: () => void): boolean;
   inflight(): number;
   close(): Promise<void>;
 }
@@ -127,11 +130,15 @@ export function connectWireDevice(o: { host: string; port: number; clientId: str
     }
     const device: WireDevice = {
       socket,
-      publish(payload, onAck) {
+      publish(payload, onAck, onSent) {
+        if (closed || socket.destroyed || !socket.writable) return false;
         // ids 1…65535; a device never has that many reports in flight
         nextId = (nextId % 65535) + 1;
         waiting.set(nextId, onAck);
-        socket.write(encodePublish(topic, nextId, payload));
+        socket.write(encodePublish(topic, nextId, payload), (err) => {
+          if (!err) onSent?.();
+        });
+        return true;
       },
       inflight: () => waiting.size,
       close: () => new Promise((done) => {

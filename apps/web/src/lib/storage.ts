@@ -21,13 +21,16 @@ export function getStored(key: StoredKey): string | null {
   return null;
 }
 
+/** Never sent on a cross-site request; over HTTPS never sent in the clear. */
+const cookieFlags = () => `path=/; SameSite=Strict${location.protocol === 'https:' ? '; Secure' : ''}`;
+
 export function setStored(key: StoredKey, value: string | number | null | undefined) {
   if (value === null || value === undefined || value === '') return removeStored(key);
   const days = PAGE_KEYS.has(key) ? COOKIE_DAYS.page : COOKIE_DAYS.session;
   const expires = new Date(Date.now() + days * 86_400_000).toUTCString();
-  document.cookie = `${PREFIX}${key}=${encodeURIComponent(String(value))}; expires=${expires}; path=/; SameSite=Lax`;
+  document.cookie = `${PREFIX}${key}=${encodeURIComponent(String(value))}; expires=${expires}; ${cookieFlags()}`;
 }
 
 export function removeStored(key: StoredKey) {
-  document.cookie = `${PREFIX}${key}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Lax`;
+  document.cookie = `${PREFIX}${key}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; ${cookieFlags()}`;
 }

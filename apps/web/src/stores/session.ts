@@ -13,7 +13,8 @@ interface SessionState {
   /** the server's menu list (code, title, icon …): route titles and icons come from here */
   menuList: MenuRow[];
   status: 'idle' | 'loading' | 'ready';
-  login(username: string, password: string): Promise<void>;
+  /** `captcha`: the image captcha's id and answer, once the server asks for one (40002) */
+  login(username: string, password: string, captcha?: { captchaId: string; captchaCode: string }): Promise<void>;
   loadUser(): Promise<void>;
   logout(): Promise<void>;
   /** Re-reads the grants (on every navigation): a role change shows on the next screen without a new login. */
@@ -52,12 +53,12 @@ export const useSession = create<SessionState>((set, get) => ({
   menuList: [],
   status: 'idle',
 
-  async login(username, password) {
+  async login(username, password, captcha) {
     // Spec §4: clear token, roles, menus and elements first, then store the returned token.
     removeStored('token');
     set({ token: null, roles: [], menus: {}, elements: {}, user: null, status: 'idle' });
     const res = await requestEnvelope<{ data2: number; attr1: string }>('POST', '/api/auth/jwt/token', {
-      body: { username: username.trim(), password },
+      body: { username: username.trim(), password, ...captcha },
     });
     const token = res.data as string;
     setStored('token', token);

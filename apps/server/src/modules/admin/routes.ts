@@ -4,7 +4,7 @@ import { z } from 'zod';
 import {
   authorityUpdate, changePasswordRequest, elementCreate, elementQuery, elementUpdate, gateLogExportQuery, gateLogQuery, groupCreate, groupQuery,
   groupTreeQuery, groupTypeCreate, groupTypeQuery, groupTypeUpdate, groupUpdate, idParam, membersUpdate, menuCreate, menuQuery, menuUpdate,
-  resetPasswordRequest, tenantCreate, tenantFilter, tenantQuery, tenantUpdate, userCreate, userQuery, userUpdate,
+  resetPasswordRequest, tenantCreate, tenantFilter, tenantQuery, tenantUpdate, userCreate, userQuery, userUpdate, decimal,
 } from '@kelvin/contracts';
 import { notFound, ok } from '../../lib/errors.ts';
 import { actorOf } from '../../plugins/access.ts';
@@ -44,7 +44,7 @@ export async function adminRoutes(app: FastifyInstance, opts: AdminServices) {
 
   // ---- tenants: the logo is public like the brand name (login page, footer)
   r.get('/api/v1/tenant/logo', {
-    schema: { tags: ['管理：租户'], summary: '租户标志图片', querystring: z.object({ tenantId: z.coerce.number().int().min(0) }) },
+    schema: { tags: ['管理：租户'], summary: '租户标志图片', querystring: z.object({ tenantId: decimal(z.number().int().min(0)) }) },
     config: { access: 'public' },
   }, async (req, reply) => {
     const logo = await opts.tenants.logo(req.query.tenantId);

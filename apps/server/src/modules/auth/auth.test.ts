@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { MAX_FAILURES_PER_ACCOUNT } from './service.ts';
+import { createCaptchas } from './captcha.ts';
+import { CAPTCHA_AFTER_FAILURES } from './service.ts';
+import { loadSigningKey } from './tokens.ts';
 
 let k: TestClient;
 beforeAll(async () => {
@@ -41,15 +43,41 @@ describe('登录接口 POST /api/auth/jwt/token', () => {
     expect(res.json().code).toBe(40000);
   });
 
-  it('throttles an account after repeated failures (42900), even with the right password', async () => {
+  it('never locks an account: after a few failures it asks for the image captcha, then the right password still works', async () => {
     const t = await createTenantWithProject(k.db, 'throttle', ['projectlist']);
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) {
-      const res = await k.call('POST', '/api/auth/jwt/token', { body: { username: t.username, password: 'wrong-password' } });
+    const attempt = (body: Record<string, string>) => k.call('POST', '/api/auth/jwt/token', { body: { username: t.username, ...body } });
+    for (let i = 1; i <= CAPTCHA_AFTER_FAILURES; i++) {
+      const res = await attempt({ password: 'wrong-password' });
       expect(res.body.code).toBe(40001);
+      expect(res.body.data?.captchaRequired ?? false).toBe(i >= CAPTCHA_AFTER_FAILURES);
     }
-    const blocked = await k.call('POST', '/api/auth/jwt/token', { body: { username: t.username, password: t.password } });
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.code).toBe(42900);
+    // without a captcha even the right password is not checked: the answer asks for one, in Chinese
+    const ask = await attempt({ password: t.password });
+    expect(ask.body).toMatchObject({ code: 40002, msg: '请输入图形验证码', data: { captchaRequired: true } });
+    const challenge = await k.call('GET', '/api/auth/captcha');
+    expect(challenge.body.data.image).toMatch(/^data:image\/svg\+xml;base64,/);
+    const svg = Buffer.from(challenge.body.data.image.split(',')[1], 'base64').toString();
+    expect(svg).toContain('<path');
+    expect(svg).not.toContain('<text'); // the answer is drawn, not written into the image's source
+    const wrongCode = await attempt({ password: t.password, captchaId: challenge.body.data.captchaId, captchaCode: 'ZZZZ' });
+    expect(wrongCode.body.code).toBe(40002);
+    expect(wrongCode.body.msg).toBe('验证码错误或已过期，请重新输入');
+
+    const captchas = createCaptchas(await loadSigningKey(k.db));
+    // a wrong password with a right captcha is answered more slowly
+    const slow = captchas.issue();
+    const started = Date.now();
+    const wrong = await attempt({ password: 'wrong-again', captchaId: slow.captchaId, captchaCode: slow.answer.toLowerCase() });
+    expect(wrong.body.code).toBe(40001);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    // a used captcha is not accepted twice
+    const reused = await attempt({ password: t.password, captchaId: slow.captchaId, captchaCode: slow.answer });
+    expect(reused.body.code).toBe(40002);
+    const good = captchas.issue();
+    const ok = await attempt({ password: t.password, captchaId: good.captchaId, captchaCode: good.answer });
+    expect(ok.body.code).toBe(200);
+    // a success clears the account's failures: no captcha next time
+    expect((await attempt({ password: t.password })).body.code).toBe(200);
   });
 
   it('throttles one IP trying many accounts', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loginRequest } from '@kelvin/contracts';
+import { loginRequest, decimal } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { tokenOf } from '../../plugins/access.ts';
 import type { AuthService } from './service.ts';
@@ -14,9 +14,18 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
     schema: { tags: ['认证'], summary: '登录', body: loginRequest },
     config: { access: 'public', operation: '登录' },
   }, async (request) => {
-    const result = await auth.login(request.body.username, request.body.password, request.ip);
+    const { username, password, captchaId, captchaCode } = request.body;
+    const result = await auth.login(username, password, request.ip, { captchaId, captchaCode });
     request.user = await auth.authenticate(result.token);
     return { code: 200, msg: '登录成功', data: result.token, data2: result.tenantId, attr1: String(result.userId) };
+  });
+
+  r.get('/api/auth/captcha', {
+    schema: { tags: ['认证'], summary: '图形验证码（登录失败几次后需要）' },
+    config: { access: 'public' },
+  }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return ok(auth.captcha());
   });
 
   r.get('/api/auth/jwt/invalid', {
@@ -46,7 +55,7 @@ export async function authRoutes(app: FastifyInstance, opts: { auth: AuthService
   }, async () => ok(await auth.allMenus()));
 
   r.get('/api/v1/tenant/brand', {
-    schema: { tags: ['认证'], summary: '租户品牌名称', querystring: z.object({ tenantId: z.coerce.number().int().optional() }) },
+    schema: { tags: ['认证'], summary: '租户品牌名称', querystring: z.object({ tenantId: decimal(z.number().int()).optional() }) },
     config: { access: 'public' },
   }, async (request) => ok(await auth.brand(request.query.tenantId ?? 0)));
 }

@@ -5,34 +5,54 @@ import type { AuthUser } from '../../types.ts';
 import { verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import { newSessionId, signToken, verifyToken } from './tokens.ts';
+import { createCaptchas } from './captcha.ts';
 
-/** Throttling window and limits for failed logins (design §6; spec 42900). */
+/**
+ * Failed logins (design §6). An account is never locked (that would let anyone lock out `admin`): after a few
+ * failures it asks for an image captcha and every further wrong password is answered more slowly; an address that
+ * keeps failing is throttled (42900).
+ */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
+export const CAPTCHA_AFTER_FAILURES = 3;
 export const MAX_FAILURES_PER_IP = 30;
+/** extra wait per failure beyond the captcha threshold, and its ceiling */
+const SLOWDOWN_STEP_MS = 400;
+const SLOWDOWN_MAX_MS = 3000;
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unauthenticated = (msg = '登录已失效，请重新登录') => new AppError(ResultCode.UNAUTHENTICATED, msg);
 
 export function createAuthService(db: Db, key: Uint8Array, ttlSeconds: number) {
-  async function assertNotThrottled(username: string, ip: string) {
-    const since = Date.now() - LOGIN_WINDOW_MS;
-    const [byAccount, byIp] = await Promise.all([
-      repo.countRecentFailures(db, 'account', username, since),
-      repo.countRecentFailures(db, 'ip', ip, since),
-    ]);
-    if (byAccount >= MAX_FAILURES_PER_ACCOUNT || byIp >= MAX_FAILURES_PER_IP) {
-      throw new AppError(ResultCode.TOO_MANY_REQUESTS, '登录失败次数过多，请 15 分钟后再试');
-    }
-  }
+  const captchas = createCaptchas(key);
+  const captchaNeeded = (msg: string) => new AppError(ResultCode.CAPTCHA_REQUIRED, msg, { captchaRequired: true });
 
   return {
-    async login(username: string, password: string, ip: string) {
-      await assertNotThrottled(username, ip);
+    captcha: () => {
+      const { captchaId, image } = captchas.issue();
+      return { captchaId, image };
+    },
+
+    async login(username: string, password: string, ip: string, captcha: { captchaId?: string; captchaCode?: string } = {}) {
+      const since = Date.now() - LOGIN_WINDOW_MS;
+      const [byAccount, byIp] = await Promise.all([
+        repo.countRecentFailures(db, 'account', username, since),
+        repo.countRecentFailures(db, 'ip', ip, since),
+      ]);
+      if (byIp >= MAX_FAILURES_PER_IP) throw new AppError(ResultCode.TOO_MANY_REQUESTS, '登录失败次数过多，请 15 分钟后再试');
+      if (byAccount >= CAPTCHA_AFTER_FAILURES) {
+        if (!captcha.captchaId || !captcha.captchaCode) throw captchaNeeded('请输入图形验证码');
+        if (!captchas.check(captcha.captchaId, captcha.captchaCode)) {
+          await repo.recordFailure(db, username, ip, Date.now());
+          throw captchaNeeded('验证码错误或已过期，请重新输入');
+        }
+      }
       const user = await repo.findUserByUsername(db, username);
       const good = user ? await verifyPassword(user.password_hash, password) : false;
       if (!user || !good) {
         await repo.recordFailure(db, username, ip, Date.now());
-        throw new AppError(ResultCode.BAD_CREDENTIALS, '账户或密码错误');
+        const failures = byAccount + 1;
+        if (failures > CAPTCHA_AFTER_FAILURES) await sleep(Math.min(SLOWDOWN_MAX_MS, SLOWDOWN_STEP_MS * (failures - CAPTCHA_AFTER_FAILURES)));
+        throw new AppError(ResultCode.BAD_CREDENTIALS, '账户或密码错误', failures >= CAPTCHA_AFTER_FAILURES ? { captchaRequired: true } : null);
       }
       if (!user.enabled) throw new AppError(ResultCode.FORBIDDEN, '账号已停用，请联系管理员');
       if (!user.tenant_enabled) throw new AppError(ResultCode.FORBIDDEN, '所属租户已停用，请联系平台管理员');

@@ -6,7 +6,7 @@ import {
   DEVICE_TYPES, IMPORT_MAX_BYTES, backUpBody, batchParaBody, bindRecordQuery, cardListQuery, create4gBody, deviceActiveBody, deviceCardBody,
   deviceCodeSchema, deviceCreateBody, deviceCreateParams, deviceDeleteBody, deviceIdParam, deviceImportQuery, deviceMoveBody, deviceMoveParams,
   deviceUpdateBody, groupBody, groupDevicesQuery, groupIdParam, groupListQuery, groupMembersBody, groupPatchBody, list4gQuery, replaceQuery,
-  storageAddBody, storageAllQuery, storageQuery, storageRenameBody, update4gBody,
+  storageAddBody, storageAllQuery, storageQuery, storageRenameBody, update4gBody, decimal,
 } from '@kelvin/contracts';
 import { invalid, ok } from '../../lib/errors.ts';
 import { cstTime, streamXlsx } from '../../lib/excel.ts';
@@ -82,7 +82,7 @@ export async function deviceManagementRoutes(app: FastifyInstance, deps: DeviceM
   }, async (req) => ok(await admin.list4g(actorOf(req).scope, req.query)));
 
   r.get('/api/v1/device/getAllDeviceTypeFor4G', {
-    schema: { tags, summary: '4G 设备类型（tid 为项目编号时只列该项目类型使用的）', querystring: z.object({ tid: z.coerce.number().int().optional() }) },
+    schema: { tags, summary: '4G 设备类型（tid 为项目编号时只列该项目类型使用的）', querystring: z.object({ tid: decimal(z.number().int()).optional() }) },
     config: { access: 'login' },
   }, async (req) => {
     let types = DEVICE_TYPES.filter((t) => CELLULAR_TYPES.includes(t.code));

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   DEVICE_ACTION_LABELS, DEVICE_TYPE_BY_CODE, ResultCode, commandIdParam, commandTtlQuery, deviceIdParam, operationLogExportQuery, operationLogQuery,
-  operationQuery, validateFieldWrite, type OperationLogRow,
+  operationQuery, validateFieldWrite, type OperationLogRow, decimal,
 } from '@kelvin/contracts';
 import { AppError, invalid, notFound, ok } from '../../lib/errors.ts';
 import { byIdDescending, cstTime, streamXlsx } from '../../lib/excel.ts';
@@ -15,7 +15,7 @@ import type { DeviceService } from './service.ts';
 import { toCommandView, type CommandService } from './commands.ts';
 
 const writeParams = z.object({
-  deviceId: z.coerce.number({ error: '设备编号必须是数字' }).int('设备编号必须是整数').positive('设备编号必须大于 0'),
+  deviceId: decimal(z.number({ error: '设备编号必须是数字' }).int('设备编号必须是整数').positive('设备编号必须大于 0')),
   fieldCode: z.string().regex(/^[A-Za-z0-9_]{1,16}$/, '字段代码格式不正确'),
   value: z.string().max(64, '值最多 64 个字符'),
 });

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deviceIdParam, deviceListQuery, pageQuery, projectIdParam } from '@kelvin/contracts';
+import { deviceIdParam, deviceListQuery, pageQuery, projectIdParam, decimal } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { actorOf } from '../../plugins/access.ts';
 import type { DeviceService } from './service.ts';
 
-const areaId = (what: string) => z.coerce.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`);
+const areaNumber = (what: string) => z.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`);
+const areaId = (what: string) => decimal(areaNumber(what));
 
 /** Device reads of spec §7.3 under /api/v1/device/ (devicelist rows keep the shape the screens and integrations rely on). */
 export async function deviceRoutes(app: FastifyInstance, opts: { devices: DeviceService }) {
@@ -50,7 +51,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
   });
 
   r.get('/api/v1/device/getviewbyarea/:id', {
-    schema: { tags, summary: '区域下的设备（按所在区域分组）', params: z.object({ id: areaId('区域编号').positive('区域编号必须大于 0') }) },
+    schema: { tags, summary: '区域下的设备（按所在区域分组）', params: z.object({ id: decimal(areaNumber('区域编号').positive('区域编号必须大于 0')) }) },
     config: { access: 'login' },
   }, async (req) => {
     return ok(await devices.viewByArea(actorOf(req), req.params.id));
@@ -60,7 +61,7 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
     schema: {
       tags,
       summary: '网关/管理器的下属设备（分页；areaId 为 -1 表示不限区域）',
-      params: z.object({ areaId: areaId('区域编号'), parentId: areaId('网关编号').positive('网关编号必须大于 0') }),
+      params: z.object({ areaId: areaId('区域编号'), parentId: decimal(areaNumber('网关编号').positive('网关编号必须大于 0')) }),
       querystring: pageQuery,
     },
     config: { access: 'login' },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaMoveBody, areaPatchBody, projectIdParam } from '@kelvin/contracts';
+import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaMoveBody, areaPatchBody, projectIdParam, decimal } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { actorOf } from '../../plugins/access.ts';
 import type { ProjectService } from './service.ts';
@@ -25,7 +25,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   }, async (req) => ok(await projects.tree(actorOf(req).scope, req.params.id, ['region', 'project'])));
 
   r.get('/api/v1/area/projecttypelist', {
-    schema: { tags, summary: '项目类型（带 projectId 时为该项目的类型）', querystring: z.object({ projectId: z.coerce.number().int().positive().optional() }) },
+    schema: { tags, summary: '项目类型（带 projectId 时为该项目的类型）', querystring: z.object({ projectId: decimal(z.number().int().positive()).optional() }) },
     config: { access: 'login' },
   }, async (req) => {
     if (req.query.projectId) {
@@ -62,7 +62,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     schema: {
       tags,
       summary: '新建区域（一次可建多个同级，名称末尾的数字依次递增）',
-      params: z.object({ createqty: z.coerce.number({ error: '数量必须是数字' }).int('数量必须是整数').min(1, '数量至少 1').max(500, '一次最多新建 500 个') }),
+      params: z.object({ createqty: decimal(z.number({ error: '数量必须是数字' }).int('数量必须是整数').min(1, '数量至少 1').max(500, '一次最多新建 500 个')) }),
       body: areaCreateBody,
     },
     config: { access: 'area:btn_add', operation: '新建区域' },

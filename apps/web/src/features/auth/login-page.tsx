@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Button } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import type { CaptchaChallenge } from '@kelvin/contracts/auth';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBlockF12, useIsMobile } from '../../lib/ui';
 import { useSession } from '../../stores/session';
+import { ApiError, authApi } from './api';
 import { useLayout } from '../../stores/layout';
 import { useProject } from '../../stores/project';
 import { copyrightLine } from '../../layout/footer';
@@ -23,23 +25,37 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
+  // shown once the server asks for it (after a few failed logins of the account); each image is good for one try
+  const [captcha, setCaptcha] = useState<CaptchaChallenge | null>(null);
+  const [captchaCode, setCaptchaCode] = useState('');
   useBlockF12();
   const userError = touched && !username.trim() ? '请输入账号' : '';
   const passError = touched && !password ? '请输入密码' : '';
+  const captchaError = touched && captcha && !captchaCode.trim() ? '请输入验证码' : '';
+
+  const newCaptcha = async () => {
+    setCaptchaCode('');
+    try {
+      setCaptcha(await authApi.captcha());
+    } catch {
+      // the HTTP client showed why
+    }
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (!username.trim() || !password || busy) return;
+    if (!username.trim() || !password || captchaError || (captcha && !captchaCode.trim()) || busy) return;
     setBusy(true);
     try {
-      await useSession.getState().login(username.trim(), password);
+      await useSession.getState().login(username.trim(), password, captcha ? { captchaId: captcha.captchaId, captchaCode: captchaCode.trim() } : undefined);
       useLayout.setState({ views: [] });
       useProject.getState().reset();
       const redirect = params.get('redirect');
       navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/', { replace: true });
-    } catch {
+    } catch (err) {
       // the HTTP client already showed the error catalogue's message
+      if (captcha || (err instanceof ApiError && (err.data as { captchaRequired?: boolean } | null)?.captchaRequired)) await newCaptcha();
     } finally {
       setBusy(false);
     }
@@ -70,6 +86,23 @@ export function LoginPage() {
           error={Boolean(passError)} value={password} onChange={(e) => setPassword(e.target.value)}
         />
         <div style={fieldError}>{passError}</div>
+        {captcha && (
+          <>
+            <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+              <div style={{ flex: 1 }}>
+                <TextInput
+                  name="captcha" prefix={<SafetyOutlined />} placeholder="验证码" aria-label="验证码" autoComplete="off" maxLength={10}
+                  error={Boolean(captchaError)} value={captchaCode} onChange={(e) => setCaptchaCode(e.target.value)}
+                />
+              </div>
+              <img
+                src={captcha.image} alt="图形验证码" title="看不清？点击换一张" data-testid="login-captcha" width={120} height={40}
+                style={{ cursor: 'pointer', borderRadius: 6, border: '1px solid #d9d9d9' }} onClick={() => void newCaptcha()}
+              />
+            </div>
+            <div style={fieldError}>{captchaError}</div>
+          </>
+        )}
         <Button type="primary" htmlType="submit" size="large" block loading={busy} style={{ marginTop: 8 }}>登 录</Button>
       </form>
       <div style={{ color: 'rgba(255,255,255,0.75)', fontSize: 12, marginTop: 24 }}>{copyrightLine(new Date().getFullYear())}</div>

@@ -7,6 +7,8 @@ export type CounterName =
   | 'acks'
   | 'malformed'
   | 'fields_dropped'
+  | 'fields_unknown'
+  | 'fields_out_of_range'
   | 'clock_fixed'
   | 'unknown_device'
   | 'refused_client_id'

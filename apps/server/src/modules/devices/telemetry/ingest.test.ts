@@ -67,14 +67,38 @@ describe('MQTT 接入', () => {
     await client.publishAsync(bad.topics.up, 'x'.repeat(20 * 1024), { qos: 1 }); // over the payload limit
     expect(client.connected).toBe(true);
     await client.publishAsync(bad.topics.up, upPayload({ f04: 23, f03: 'warm', f99: 7 }), { qos: 1 });
-    // f03 is numeric: the text value is dropped, the rest is stored; the unknown code is kept (shown as 未知状态)
-    expect(await state(bad.id)).toEqual({ f04: 23, f99: 7 });
+    // f03 is numeric: the text value is dropped, the rest is stored; the unknown code f99 is refused
+    expect(await state(bad.id)).toEqual({ f04: 23 });
     const c = await countersSettled();
     expect(c.malformed - before).toBe(6);
     expect(c.oversize).toBeGreaterThanOrEqual(1);
     expect(c.fields_dropped).toBeGreaterThanOrEqual(1);
     const samples = await k.db.selectFrom('ingest_reject').select(['reason', 'device_code']).where('device_code', '=', bad.code).execute();
     expect(samples.map((s) => s.reason)).toEqual(expect.arrayContaining(['malformed', 'oversize']));
+    await client.endAsync();
+  });
+
+  it('readings outside their field\'s range and codes the type does not have are refused, counted and listed; the rest is kept', async () => {
+    const dev2 = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId });
+    const client = await connectDevice(k, dev2);
+    const before = await countersSettled();
+    await client.publishAsync(dev2.topics.up, upPayload({ f04: 99, f03: 1000, f00: 7, f05: 2, zz99: 123, evil_field_01: 'hello' }), { qos: 1 });
+    expect(await state(dev2.id)).toEqual({ f05: 2 });
+    expect((await history(dev2.id)).map((h) => h.field_code)).toEqual(['f05']);
+    // a message whose every reading is refused stores nothing and is not "malformed"
+    await client.publishAsync(dev2.topics.up, upPayload({ f04: -5 }), { qos: 1 });
+    expect(await history(dev2.id)).toHaveLength(1);
+    const c = await countersSettled();
+    expect((c.fields_out_of_range ?? 0) - (before.fields_out_of_range ?? 0)).toBe(4);
+    expect((c.fields_unknown ?? 0) - (before.fields_unknown ?? 0)).toBe(2);
+    expect(c.malformed).toBe(before.malformed);
+    const platform = await k.loginAdmin();
+    const listed = await k.call('GET', `/api/v1/monitor/ingestrejects?keyword=${dev2.code}&pageSize=50`, { token: platform });
+    expect(listed.body.code).toBe(200);
+    const rows = listed.body.data.rows as { reason: string; reasonLabel: string; detail: string; deviceCode: string }[];
+    expect(rows.map((r) => r.reasonLabel).sort()).toEqual(['未知字段', '读数超出量程']);
+    expect(rows.find((r) => r.reason === 'out_of_range')!.detail).toMatch(/^f0[34]=/);
+    expect(rows.every((r) => r.deviceCode === dev2.code)).toBe(true);
     await client.endAsync();
   });
 

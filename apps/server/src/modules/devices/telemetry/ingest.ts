@@ -6,7 +6,7 @@ import type { CommandService } from '../commands.ts';
 import type { DeviceDirectory } from '../directory.ts';
 import { markConnected } from '../repository.ts';
 import { createIngestCounters, type CounterName } from './counters.ts';
-import { parseAck, parseUp } from './parse.ts';
+import { parseAck, parseUp, type RefusedField } from './parse.ts';
 import type { BatchSink } from './sinks.ts';
 import { createBatchWriter, type CommittedBatch, type Report } from './writer.ts';
 
@@ -21,6 +21,11 @@ const REFUSED_COUNTER: Record<RefuseReason, CounterName> = {
 
 /** "A report arrived": called once per stored report, after its batch committed (rules, roll-ups, billing read here). */
 export type ReportListener = (report: Readonly<Report>) => void;
+
+const REFUSED_FIELD_COUNTER: Record<RefusedField['reason'], CounterName> = {
+  unknown_field: 'fields_unknown',
+  out_of_range: 'fields_out_of_range',
+};
 
 /**
  * The one ingest path (design §7) behind both the embedded broker and an external one: topic → device, payload →
@@ -90,6 +95,10 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
       return;
     }
     if (up.value.droppedFields) counters.add('fields_dropped', up.value.droppedFields);
+    for (const r of up.value.refused ?? []) {
+      counters.reject({ tenantId: ctx.tenantId, deviceCode: ctx.code, topic, reason: r.reason, detail: r.detail }, REFUSED_FIELD_COUNTER[r.reason]);
+    }
+    if (up.value.points.length === 0) return; // every reading refused: nothing to store, the refusals are counted
     if (up.value.clockFixed) counters.add('clock_fixed');
     await writer.enqueue({
       deviceId: ctx.id,

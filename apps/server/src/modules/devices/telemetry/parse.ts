@@ -1,4 +1,4 @@
-import { fieldOf, formatTime, parseTime, roundToStep, type DeviceTypeDef } from '@kelvin/contracts';
+import { formatTime, parseTime, roundToStep, type DeviceTypeDef, type FieldDef } from '@kelvin/contracts';
 
 /** One stored value: numbers in `num`, times and text in `txt`. */
 export interface Point {
@@ -12,7 +12,16 @@ export interface UpMessage {
   ts: number;
   clockFixed: boolean;
   points: Point[];
+  /** values that could not be read (wrong type, too long) */
   droppedFields: number;
+  /** readings refused by the registry: a field the type does not have, or a value outside its range; null when none */
+  refused: RefusedField[] | null;
+}
+
+export interface RefusedField {
+  code: string;
+  reason: 'unknown_field' | 'out_of_range';
+  detail: string;
 }
 
 export interface AckMessage {
@@ -38,25 +47,41 @@ function json(payload: Buffer): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A value as its field expects it; null when it cannot be one. Unknown codes keep numbers and short text. */
-function toPoint(type: DeviceTypeDef, code: string, raw: unknown): Point | null {
-  const field = fieldOf(type, code);
+/** Field lookup per device type, built once: the ingest reads it for every value of every report. */
+const lookups = new WeakMap<DeviceTypeDef, Map<string, FieldDef>>();
+function fieldsOf(type: DeviceTypeDef): Map<string, FieldDef> {
+  let m = lookups.get(type);
+  if (!m) lookups.set(type, (m = new Map(type.fields.map((f) => [f.code, f]))));
+  return m;
+}
+
+const show = (raw: unknown) => (typeof raw === 'string' ? raw.slice(0, 40) : JSON.stringify(raw)?.slice(0, 40));
+
+/** A value as its field expects it; null when it cannot be one, a refusal when the registry rules it out. */
+function toPoint(field: FieldDef, code: string, raw: unknown): Point | RefusedField | null {
   const value = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
-  if (field?.kind === 'time') {
+  if (field.kind === 'time') {
     const t = parseTime(value);
     return t === null ? null : { code, num: null, txt: formatTime(t) };
   }
-  if (field?.kind === 'text' || (!field && typeof value === 'string' && !Number.isFinite(Number(value)))) {
+  if (field.kind === 'text') {
     return typeof value === 'string' && value.length <= 64 ? { code, num: null, txt: value } : null;
   }
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isFinite(n) || Math.abs(n) > 1e15) return null;
-  return { code, num: field ? roundToStep(field, n) : n, txt: null };
+  if (!Number.isFinite(n)) return null;
+  if (field.kind === 'enum' || field.kind === 'bool') {
+    return field.options?.[String(n)] !== undefined ? { code, num: n, txt: null } : { code, reason: 'out_of_range', detail: `${code}=${show(raw)}（不是有效取值）` };
+  }
+  if ((field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max)) {
+    return { code, reason: 'out_of_range', detail: `${code}=${show(raw)}（量程 ${field.min}～${field.max}）` };
+  }
+  return { code, num: roundToStep(field, n), txt: null };
 }
 
 /**
- * `{ ts, fields: { f04: 24, … } }` (design §7). Fields that cannot be read are dropped one by one; a message with
- * nothing usable is malformed. A missing or impossible ts is replaced by the receive time (and counted).
+ * `{ ts, fields: { f04: 24, … } }` (design §7). Fields that cannot be read are dropped one by one, codes the type
+ * does not have and values outside the field's range are refused one by one (the rest is kept); a message with
+ * nothing readable is malformed. A missing or impossible ts is replaced by the receive time (and counted).
  */
 export function parseUp(type: DeviceTypeDef, payload: Buffer, receivedAt: number): Parsed<UpMessage> {
   const body = json(payload);
@@ -65,17 +90,22 @@ export function parseUp(type: DeviceTypeDef, payload: Buffer, receivedAt: number
   const entries = Object.entries(body.fields);
   if (entries.length === 0) return { ok: false, reason: 'fields 为空' };
   if (entries.length > MAX_FIELDS) return { ok: false, reason: `字段超过 ${MAX_FIELDS} 个` };
+  const fields = fieldsOf(type);
   const points: Point[] = [];
+  let refused: RefusedField[] | null = null;
+  let unreadable = 0;
   for (const [code, raw] of entries) {
-    if (!CODE.test(code)) continue;
-    const p = toPoint(type, code, raw);
-    if (p) points.push(p);
+    const field = fields.get(code);
+    const p = field ? toPoint(field, code, raw) : CODE.test(code) ? ({ code, reason: 'unknown_field', detail: `${code}（该设备类型没有此字段）` } as const) : null;
+    if (p === null) unreadable++;
+    else if ('reason' in p) (refused ??= []).push(p);
+    else points.push(p);
   }
-  if (points.length === 0) return { ok: false, reason: '没有可识别的字段值' };
+  if (points.length === 0 && !refused) return { ok: false, reason: '没有可识别的字段值' };
   let ts = typeof body.ts === 'number' && Number.isFinite(body.ts) ? Math.round(body.ts < 1e11 ? body.ts * 1000 : body.ts) : NaN;
   const clockFixed = !(ts >= MIN_TS && ts <= receivedAt + MAX_SKEW_MS);
   if (clockFixed) ts = receivedAt;
-  return { ok: true, value: { ts, clockFixed: clockFixed && body.ts !== undefined, points, droppedFields: entries.length - points.length } };
+  return { ok: true, value: { ts, clockFixed: clockFixed && body.ts !== undefined, points, droppedFields: unreadable, refused } };
 }
 
 /** `{ id, ok, error? }` */

@@ -7,6 +7,7 @@ import { dialectOf } from '../../../db/dialect.ts';
 import { pingDb, type Db } from '../../../db/index.ts';
 import { paginate } from '../../../lib/pagination.ts';
 import type { MqttHub } from '../../../plugins/mqtt.ts';
+import { processHealth } from '../../../lib/process-health.ts';
 
 /** Counters that only grow: a bucket shows its last (largest) value, not an average. */
 const isCounter = (def: DeviceTypeDef, code: string) => {
@@ -100,6 +101,7 @@ export function createTelemetryService(db: Db) {
         mqtt: { status: ctx.mqtt?.status() ?? 'off', mode: ctx.mqtt ? (ctx.external ? 'external' : 'embedded') : 'off', port: ctx.mqtt?.port ?? null },
         devices: { total, online, connected: ctx.mqtt?.connectedCount() ?? null },
         counters,
+        process: processHealth(),
         at: now,
       };
     },

@@ -17,7 +17,7 @@ echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, Canvas
 const POLL_MS = 5000;
 /** readings kept for the rate chart: 5 minutes */
 const KEEP = 60;
-const REFUSALS: IngestCounterName[] = ['malformed', 'unknown_device', 'refused_client_id', 'refused_anonymous', 'refused_auth', 'refused_acl_publish', 'refused_acl_subscribe', 'oversize'];
+const REFUSALS: IngestCounterName[] = ['malformed', 'fields_unknown', 'fields_out_of_range', 'unknown_device', 'refused_client_id', 'refused_anonymous', 'refused_auth', 'refused_acl_publish', 'refused_acl_subscribe', 'oversize'];
 
 interface Reading { at: number; stored: number; points: number; refused: number }
 interface RatePoint { t: number; messages: number; points: number; refused: number }
