@@ -36,7 +36,7 @@ export async function startConsoleServer(opts: { dataDir: string; port?: number;
   });
   let output = '';
   return new Promise<ConsoleServer>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`服务未在 60 秒内启动:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`服务未在 150 秒内启动:\n${output}`)), 150_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = output.match(/控制台地址:\s+(http:\/\/\S+)/);

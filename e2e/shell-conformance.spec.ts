@@ -35,7 +35,7 @@ async function openMenu(page: Page, group: string, item: string) {
 const oldPage = (page: Page) => page.evaluate(() => (window as unknown as { kelvinOld?: boolean }).kelvinOld === true).catch(() => null);
 
 test('换版后点击尚未加载的页面：自动刷新一次进入新版本；仍然失败时提示新版本与刷新按钮，不循环刷新', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(420_000);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-redeploy-'));
   const dist = path.join(tmp, 'web');
   fs.cpSync(process.env.KELVIN_WEB_DIST ?? path.resolve(import.meta.dirname, '../apps/web/dist'), dist, { recursive: true });

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, type ReactElement } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { MENUS } from '@kelvin/contracts/menus';
 import { HOME_PATH, PINNED_ROUTE, routeOfPath } from '../app/routes';
 import { feedback } from '../lib/feedback';
 import { getStored } from '../lib/storage';
@@ -16,6 +17,7 @@ import { TagsView } from './tags-view';
 import { useAppRoutes } from './use-app-routes';
 
 const QueryProvider = lazy(() => import('../app/query-provider'));
+const Unauthorized = lazy(() => import('../features/common/status-pages').then((m) => ({ default: m.UnauthorizedPage })));
 
 /** Spec §9: the first project is selected 100 ms after the list loads. */
 export const PROJECT_SELECT_DELAY_MS = 100;
@@ -104,12 +106,20 @@ export function MainLayout() {
     void useSession.getState().refreshGrants();
   }, [pathname]);
 
-  const routes = useMemo<RouteObject[]>(() => [
-    { path: '/', element: <Navigate to="/judge" replace /> },
-    { path: '/judge', element: <Judge /> },
-    ...appRoutes.map((r) => ({ path: r.pattern, element: <RouteView route={r} /> })),
-    { path: '*', element: <Navigate to="/404" replace /> },
-  ], [appRoutes]);
+  const routes = useMemo<RouteObject[]>(() => {
+    const held = new Set(appRoutes.map((r) => r.code));
+    return [
+      { path: '/', element: <Navigate to="/judge" replace /> },
+      { path: '/judge', element: <Judge /> },
+      ...appRoutes.map((r) => ({ path: r.pattern, element: <RouteView route={r} /> })),
+      // a known screen the user holds no code for: the 401 page inside the shell; unknown paths: 404
+      ...MENUS.filter((m) => m.type === 'menu' && !held.has(m.code)).map((m) => ({
+        path: m.param ? `${m.path}/${m.param}` : m.path,
+        element: <Suspense fallback={null}><Unauthorized /></Suspense>,
+      })),
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ];
+  }, [appRoutes]);
 
   const content = (
     <main style={{ flex: 1, padding: mobile ? 8 : 12, minHeight: 0, overflow: 'auto', background: '#f5f5f5' }}>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, App, Descriptions, Drawer, Empty, InputNumber, Radio, Select, Space, Table, TimePicker, Typography } from 'antd';
+import { Alert, App, Descriptions, Empty, InputNumber, Radio, Select, Space, Table, TimePicker, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { FieldDef } from '@kelvin/contracts/device-types';
 import { DEVICE_ACTION_LABELS, DEVICE_TYPE_BY_CODE, allowedRange, fieldDisplay, validateFieldWrite } from '@kelvin/contracts/device-registry';
@@ -8,6 +8,7 @@ import { PreventClickButton } from '../../../lib/ui';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { commandEvents, deviceApi } from '../api';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
+import { AppDrawer } from '../../../components/app-drawer';
 
 /** A writable field as a proper control: switch-like buttons or a select for enums, a bounded number, HH:MM. */
 function FieldControl({ field, value, onChange }: { field: FieldDef; value: FieldValue | undefined; onChange(v: FieldValue | undefined): void }) {
@@ -88,7 +89,7 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
 
   const writable = def?.fields.filter((f) => f.writable) ?? [];
   return (
-    <Drawer open={deviceId !== null} onClose={onClose} size={600} destroyOnHidden
+    <AppDrawer open={deviceId !== null} onClose={onClose} size={600} destroyOnHidden
       title={device ? `设备控制 · ${device.deviceName}` : '设备控制'} data-testid="control-drawer">
       {!device || !def ? <Empty description={detail.isLoading ? '加载中…' : '设备不存在'} /> : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -141,6 +142,6 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
           />
         </Space>
       )}
-    </Drawer>
+    </AppDrawer>
   );
 }
