@@ -83,8 +83,14 @@ export const useProject = create<ProjectState>((set, get) => ({
     if (!p) return;
     const asked = Symbol('choice');
     latestChoice = asked;
-    // All or nothing: the new project takes over (header, menus, cookies) only once its types, device types and
-    // billing scheme are in; a failed load leaves the old project in place and rejects (the HTTP client said why).
+    // A switch is all or nothing: the new project takes over (header, menus, cookies) only once its types, device
+    // types and billing scheme are in; a failed load leaves the old project in place and rejects (the HTTP client
+    // said why). The first choice has no old project to keep: its screens may start loading at once.
+    if (!get().current) {
+      set({ current: p });
+      setStored('projectId', p.id);
+      setStored('projectName', p.label);
+    }
     const [types, deviceTypes, scheme] = await Promise.all([
       http.get<{ projectType: string | null; projectType2: number | null }[]>('/api/v1/area/projecttypelist', { projectId: id }),
       http.get<DeviceTypeOption[]>(`/api/v1/area/devicetypebyproject/${id}`),
