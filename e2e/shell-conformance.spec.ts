@@ -136,6 +136,7 @@ test('项目切换失败时保持原项目并提示，菜单与 Cookie 不混杂
   await page.goto(`${baseUrl()}/device/deviceList_n`);
   await expect(page.getByTestId('project-switcher')).toContainText('阳光花园小区');
   const cookie = async (name: string) => (await page.context().cookies()).find((c) => c.name === name)?.value;
+  await expect.poll(() => cookie('kelvin_projectType')).toBe('PT1011');
   const before = { id: await cookie('kelvin_projectId'), type: await cookie('kelvin_projectType') };
   await page.route('**/api/v1/area/projecttypelist**', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ code: 50000, msg: '服务繁忙', data: null }) }));
   await page.getByTestId('project-switcher').click();
