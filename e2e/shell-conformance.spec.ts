@@ -280,7 +280,7 @@ test('当前页面与打开的标签保存 3 天：新开浏览器标签回到�
   await tab.close();
 });
 
-test('长列表滚动时查询表单与表头固定在顶部，滚回后复位', async ({ browser }) => {
+test('长列表滚动时查询表单固定在顶部，滚回后复位', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 560 }, locale: 'zh-CN' });
   const page = await context.newPage();
   await login(page);
@@ -297,9 +297,6 @@ test('长列表滚动时查询表单与表头固定在顶部，滚回后复位',
   await main.evaluate((el) => el.scrollTo(0, 700));
   await page.waitForTimeout(200);
   expect(Math.round((await form.boundingBox())!.y - mainTop)).toBe(0);
-  const formBox = (await form.boundingBox())!;
-  const header = page.locator('.ant-table-thead').first();
-  expect(Math.abs((await header.boundingBox())!.y - (formBox.y + formBox.height))).toBeLessThan(2);
   await shot(page, 'sticky-list');
   await main.evaluate((el) => el.scrollTo(0, 0));
   await expect.poll(async () => Math.round((await form.boundingBox())!.y)).toBe(Math.round(formTop0));

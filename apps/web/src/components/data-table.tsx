@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type Key, type ReactNode, type RefObject } from 'react';
+import { useState, type Key, type ReactNode } from 'react';
 import { Button, Card, DatePicker, Form, Input, Select, Space, Table, type TableProps } from 'antd';
 import { DownloadOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -60,12 +60,10 @@ function toQuery(values: Record<string, unknown>): Record<string, string | numbe
 export function DataTable<T extends object>(props: DataTableProps<T>) {
   const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20 } = props;
   const [form] = Form.useForm();
-  const formBox = useRef<HTMLDivElement>(null);
   const [applied, setApplied] = useState<Record<string, string | number | undefined>>({});
   const [page, setPage] = useState({ pageNo: 1, pageSize: defaultPageSize });
   const [exporting, setExporting] = useState(false);
   const canExport = useCan(exportCode ?? '__none__');
-  const stickyHeader = useStickyHeaderOffset(formBox);
   const listParams: ListParams = { ...params, ...applied, ...page };
   const query = useQuery({
     queryKey: [...queryKey, listParams],
@@ -86,7 +84,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   return (
     <Card size="small" variant="borderless" title={title}>
       {filters.length > 0 && (
-        <div ref={formBox} className="kv-sticky" data-testid="sticky-query" style={{ paddingBottom: 12 }}>
+        <div className="kv-sticky" data-testid="sticky-query" style={{ paddingBottom: 12 }}>
         <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 12 }}>
           {filters.map((f) => (
             <Form.Item key={f.name} name={f.name} label={f.label}>
@@ -140,8 +138,6 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         rowSelection={props.rowSelection}
         expandable={props.expandable}
         scroll={props.scrollX ? { x: props.scrollX } : undefined}
-        // spec §4 sticky wrapper: the header sticks under the query form while a long list scrolls
-        sticky={{ offsetHeader: stickyHeader }}
         pagination={{
           current: page.pageNo,
           pageSize: page.pageSize,
@@ -154,22 +150,4 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
       />
     </Card>
   );
-}
-
-/**
- * Where the table header sticks: right below the sticky query form, whose top sits above the scrolled content area's
- * padding (--kv-main-pad, see shell.css).
- */
-function useStickyHeaderOffset(ref: RefObject<HTMLElement | null>): number {
-  const [offset, setOffset] = useState(0);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setOffset(el.offsetHeight - (parseFloat(getComputedStyle(el).getPropertyValue('--kv-main-pad')) || 0));
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    measure();
-    return () => observer.disconnect();
-  }, [ref]);
-  return offset;
 }
