@@ -25,8 +25,8 @@ export function watchConsole(page: Page): string[] {
   return errors;
 }
 
-export async function login(page: Page, user = demoUser()) {
-  await page.goto(`${baseUrl()}/login`);
+export async function login(page: Page, user = demoUser(), base = baseUrl()) {
+  await page.goto(`${base}/login`);
   await page.getByRole('textbox', { name: '账号' }).fill(user.username);
   await page.locator('input[name=password]').fill(user.password);
   await page.getByRole('button', { name: /登\s*录/ }).click();

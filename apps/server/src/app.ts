@@ -172,6 +172,15 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   };
 }
 
+/**
+ * A request for a build file that is not there (a chunk of an older build, asked by a tab opened before a redeploy) must
+ * fail as a 404: answering it with index.html makes the browser run HTML as a script and the console crash.
+ */
+export const isAssetPath = (url: string) => {
+  const pathname = url.split('?')[0];
+  return pathname.startsWith('/assets/') || /\.(?:m?js|css|map|png|jpe?g|gif|svg|ico|woff2?|ttf|json|webmanifest|txt)$/i.test(pathname);
+};
+
 /** The built SPA with history fallback; unknown /api paths answer 40400 in the envelope. */
 function registerSpa(app: FastifyInstance, dist: string) {
   const hasDist = fs.existsSync(path.join(dist, 'index.html'));
@@ -188,6 +197,7 @@ function registerSpa(app: FastifyInstance, dist: string) {
     if (request.url.startsWith('/api') || !hasDist || request.method !== 'GET') {
       return reply.status(404).send({ code: ResultCode.NOT_FOUND, msg: '接口不存在', data: null });
     }
+    if (isAssetPath(request.url)) return reply.status(404).header('cache-control', 'no-cache').type('text/plain; charset=utf-8').send('文件不存在');
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

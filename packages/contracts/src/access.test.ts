@@ -115,6 +115,20 @@ describe('grants', () => {
     expect(canOpen('calorimeter', new Set(), { projectType: 'PT4010' })).toBe(false);
     expect(canOpen('no-such', new Set(['no-such']), {})).toBe(false);
   });
+  it('device-type pages follow the per-project menu check (devicetypebyproject) on top of the project-type table', () => {
+    const pages = MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code);
+    const granted = new Set(['device', 'deviceTypes', ...pages, 'devicemonitor']);
+    const held = ['device20020', 'device618_n', 'gateway'];
+    const v = visibleMenuCodes(granted, { projectType: 'PT1011', deviceTypes: held });
+    expect(pages.filter((c) => v.has(c)).sort()).toEqual(['device20020', 'device618_n']);
+    expect(v.has('devicemonitor')).toBe(true); // not a device-type page
+    // the project-type table still applies: a held type whose page the project type does not show stays hidden
+    expect(visibleMenuCodes(granted, { projectType: 'PT2010', deviceTypes: ['device20020'] }).has('device20020')).toBe(false);
+    // a project without any device type shows no device-type page and so no 设备类型监控 directory
+    expect(visibleMenuCodes(granted, { projectType: 'PT1011', deviceTypes: [] }).has('deviceTypes')).toBe(false);
+    expect(canOpen('device20000', granted, { projectType: 'PT1011', deviceTypes: held })).toBe(false);
+    expect(canOpen('device618_n', granted, { projectType: 'PT1011', deviceTypes: held })).toBe(true);
+  });
   it('items without rules do not depend on the project', () => {
     expect(menuFitsProject(MENU_BY_CODE.get('devicemonitor')!, {})).toBe(true);
   });

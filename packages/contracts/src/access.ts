@@ -8,7 +8,15 @@ export interface ProjectContext {
   projectType?: string | null;
   projectType2?: number | null;
   billingScheme?: number | null;
+  /**
+   * The device types the project holds or its type plans (devicetypebyproject): the per-project menu check of spec §6
+   * for the device-type pages. Left out (undefined), the check is not applied.
+   */
+  deviceTypes?: readonly string[] | null;
 }
+
+/** The directory of the device-type pages; each page's code is its device type's code. */
+export const DEVICE_TYPE_PAGES_DIR = 'deviceTypes';
 
 /** Billing scheme paraValue → report groups (spec §4): 1–6 and 21 report1, 7–8 report2, 9–20 report3, odd 1–19 report4. */
 export function reportGroupsOf(paraValue: number | null | undefined): Set<ReportGroup> {
@@ -22,7 +30,8 @@ export function reportGroupsOf(paraValue: number | null | undefined): Set<Report
 }
 
 /** The project-dependent rules of one menu entry (its own code grant is checked separately). */
-export function menuFitsProject(menu: Pick<MenuDef, 'projectTypes' | 'projectType2' | 'reportGroups'>, ctx: ProjectContext): boolean {
+export function menuFitsProject(menu: Pick<MenuDef, 'code' | 'parent' | 'projectTypes' | 'projectType2' | 'reportGroups'>, ctx: ProjectContext): boolean {
+  if (ctx.deviceTypes !== undefined && menu.parent === DEVICE_TYPE_PAGES_DIR && !ctx.deviceTypes?.includes(menu.code)) return false;
   if (menu.projectTypes && !(ctx.projectType && menu.projectTypes.includes(ctx.projectType))) return false;
   if (menu.projectType2 && !(ctx.projectType2 != null && menu.projectType2.includes(ctx.projectType2))) return false;
   if (menu.reportGroups) {

@@ -23,6 +23,8 @@ export interface UserInfo {
   tenantId: number;
   tenantName: string;
   brand: string | null;
+  /** whether the tenant uploaded a logo (served by /api/v1/tenant/logo?tenantId=) */
+  hasLogo: boolean;
   filingNo: string | null;
   isPlatform: boolean;
   menus: { code: string }[];

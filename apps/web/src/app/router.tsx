@@ -1,7 +1,10 @@
-import type { ReactNode } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { useEffect, type ReactNode } from 'react';
+import { createBrowserRouter, isRouteErrorResponse, Navigate, useRouteError, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/login-page';
 import { AuthGate } from '../layout/auth-gate';
+import { ErrorScreen } from '../layout/error-screen';
+import { handleChunkLoadError, isChunkLoadError } from '../lib/chunk-reload';
+import { useErrorLog } from '../lib/error-log';
 import { getStored } from '../lib/storage';
 
 /** Spec §2.1 public paths; everything else goes through the guard, whose routes are generated from the menu codes. */
@@ -18,8 +21,19 @@ function statusRoute(path: string, render: (m: StatusModule) => ReactNode): Rout
   return { path, lazy: async () => { const m = await import('../features/common/status-pages'); return { element: render(m) }; } };
 }
 
+/** Whatever escapes the screens' own boundaries: a Chinese error screen with a way back, never the router's default. */
+function RouterError() {
+  const error = useRouteError();
+  useEffect(() => {
+    if (isChunkLoadError(error)) handleChunkLoadError(error);
+    else if (!isRouteErrorResponse(error)) useErrorLog.getState().add(error);
+  }, [error]);
+  if (isRouteErrorResponse(error) && error.status === 404) return <Navigate to="/404" replace />;
+  return <ErrorScreen error={error} fullPage />;
+}
+
 export function createAppRouter() {
-  return createBrowserRouter([
+  return createBrowserRouter([{ errorElement: <RouterError />, children: [
     { path: '/login', element: <LoginRoute /> },
     ...(['authredirect', 'reg', 'success', 'dataviews', 'demo', 'addDevice'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
     statusRoute('/introduction/index', (m) => <m.IntroductionPage />),
@@ -27,5 +41,5 @@ export function createAppRouter() {
     statusRoute('/404', (m) => <m.NotFoundPage />),
     statusRoute('/401', (m) => <m.UnauthorizedPage />),
     { path: '*', element: <AuthGate /> },
-  ]);
+  ] }]);
 }

@@ -84,7 +84,8 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   return (
     <Card size="small" variant="borderless" title={title}>
       {filters.length > 0 && (
-        <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 12, marginBottom: 12 }}>
+        <div className="kv-sticky" data-testid="sticky-query" style={{ paddingBottom: 12 }}>
+        <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 12 }}>
           {filters.map((f) => (
             <Form.Item key={f.name} name={f.name} label={f.label}>
               {f.kind === 'select' ? (
@@ -103,6 +104,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
             </Space>
           </Form.Item>
         </Form>
+        </div>
       )}
       {(toolbar || (exportUrl && canExport)) && (
         <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginBottom: 12 }}>

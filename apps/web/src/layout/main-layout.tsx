@@ -1,8 +1,9 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, type ReactElement } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { MENUS } from '@kelvin/contracts/menus';
 import { HOME_PATH, PINNED_ROUTE, routeOfPath } from '../app/routes';
 import { feedback } from '../lib/feedback';
-import { getStored } from '../lib/storage';
+import { getStored, setStored } from '../lib/storage';
 import { useIsMobile } from '../lib/ui';
 import { useLayout } from '../stores/layout';
 import { initialProject, parseProjectId, useProject } from '../stores/project';
@@ -12,10 +13,12 @@ import { Judge } from './judge';
 import { Navbar } from './navbar';
 import { RouteView } from './route-view';
 import { Sidebar } from './sidebar';
+import { TenantBrand } from './tenant-brand';
 import { TagsView } from './tags-view';
 import { useAppRoutes } from './use-app-routes';
 
 const QueryProvider = lazy(() => import('../app/query-provider'));
+const Unauthorized = lazy(() => import('../features/common/status-pages').then((m) => ({ default: m.UnauthorizedPage })));
 
 /** Spec §9: the first project is selected 100 ms after the list loads. */
 export const PROJECT_SELECT_DELAY_MS = 100;
@@ -94,7 +97,14 @@ export function MainLayout() {
   const appRoutes = useAppRoutes();
   const user = useSession((s) => s.user);
   useProjectBootstrap();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  // page values (spec §3, §9): where a new browser tab or a restarted browser comes back to
+  useEffect(() => {
+    const route = routeOfPath(appRoutes, pathname);
+    if (!route) return;
+    setStored('homePage', route.path);
+    setStored('currentPage', pathname + search);
+  }, [appRoutes, pathname, search]);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
@@ -104,15 +114,23 @@ export function MainLayout() {
     void useSession.getState().refreshGrants();
   }, [pathname]);
 
-  const routes = useMemo<RouteObject[]>(() => [
-    { path: '/', element: <Navigate to="/judge" replace /> },
-    { path: '/judge', element: <Judge /> },
-    ...appRoutes.map((r) => ({ path: r.pattern, element: <RouteView route={r} /> })),
-    { path: '*', element: <Navigate to="/404" replace /> },
-  ], [appRoutes]);
+  const routes = useMemo<RouteObject[]>(() => {
+    const held = new Set(appRoutes.map((r) => r.code));
+    return [
+      { path: '/', element: <Navigate to="/judge" replace /> },
+      { path: '/judge', element: <Judge /> },
+      ...appRoutes.map((r) => ({ path: r.pattern, element: <RouteView route={r} /> })),
+      // a known screen the user holds no code for: the 401 page inside the shell; unknown paths: 404
+      ...MENUS.filter((m) => m.type === 'menu' && !held.has(m.code)).map((m) => ({
+        path: m.param ? `${m.path}/${m.param}` : m.path,
+        element: <Suspense fallback={null}><Unauthorized /></Suspense>,
+      })),
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ];
+  }, [appRoutes]);
 
   const content = (
-    <main style={{ flex: 1, padding: mobile ? 8 : 12, minHeight: 0, overflow: 'auto', background: '#f5f5f5' }}>
+    <main style={{ flex: 1, padding: mobile ? 8 : 12, minHeight: 0, overflow: 'auto', background: '#f5f5f5', ['--kv-main-pad' as string]: mobile ? '8px' : '12px' }}>
       <Suspense fallback={null}>
         <QueryProvider>
           <CachedViews routes={routes} />
@@ -133,8 +151,8 @@ export function MainLayout() {
   return (
     <div className="kv-layout" style={{ height: '100vh' }} data-testid="layout-desktop">
       <aside className="kv-sider" style={{ width: collapsed ? 64 : 220 }}>
-        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontWeight: 700, fontSize: collapsed ? 18 : 17, letterSpacing: 1, whiteSpace: 'nowrap', overflow: 'hidden' }} data-testid="brand">
-          {collapsed ? (user?.brand ?? 'K').slice(0, 1) : (user?.brand ?? 'Kelvin 能源云')}
+        <div style={{ height: 56, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', fontSize: collapsed ? 18 : 17, overflow: 'hidden', padding: '2px 0' }}>
+          <TenantBrand tenantId={user?.tenantId} brand={user?.brand} hasLogo={user?.hasLogo} collapsed={collapsed} />
         </div>
         <Sidebar collapsed={collapsed} />
       </aside>

@@ -19,6 +19,7 @@ import { MobileProjectSelect, ProjectSwitcher } from './project-switcher';
 import { Sidebar } from './sidebar';
 import { useVisibleCodes } from './use-app-routes';
 import { PopMenu } from './pop-menu';
+import { TenantBrand } from './tenant-brand';
 
 /** Spec §2.3: the top navbar quick targets. */
 export const QUICK_TARGETS = [
@@ -127,6 +128,16 @@ function Gear() {
   );
 }
 
+/** The tenant's logo (scaled to the 52 px bar) or brand name on the phone's top bar. */
+function MobileBrand() {
+  const user = useSession((s) => s.user);
+  return (
+    <div style={{ flex: 'none', maxWidth: 96, overflow: 'hidden', fontSize: 14 }}>
+      <TenantBrand tenantId={user?.tenantId} brand={user?.brand} hasLogo={user?.hasLogo} scale={36 / 52} color="#001529" />
+    </div>
+  );
+}
+
 export function Navbar({ mobile }: { mobile: boolean }) {
   const collapsed = useLayout((s) => s.collapsed);
   const toggle = useLayout((s) => s.toggleSidebar);
@@ -150,6 +161,7 @@ export function Navbar({ mobile }: { mobile: boolean }) {
         >
           <Button type="text" aria-label="菜单" icon={<AppstoreOutlined />} />
         </Popover>
+        <MobileBrand />
         <MobileProjectSelect />
         <div style={{ flex: 1 }} />
         <Bell />

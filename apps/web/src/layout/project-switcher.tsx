@@ -27,6 +27,11 @@ export function ProjectSwitcher() {
     cancelClose();
     closeTimer.current = setTimeout(() => setOpen(false), PROJECT_DROPDOWN_CLOSE_MS);
   };
+  // reopening starts with an empty search: the list is never silently filtered by an earlier search
+  const toggle = () => {
+    if (!open) setKeyword('');
+    setOpen(!open);
+  };
 
   const shown = useMemo(() => {
     const k = keyword.trim();
@@ -41,7 +46,7 @@ export function ProjectSwitcher() {
           type="text"
           data-testid="project-switcher"
           disabled={disabled}
-          onClick={() => setOpen((o) => !o)}
+          onClick={toggle}
           style={{ fontWeight: 600, maxWidth: 260 }}
         >
           <EnvironmentOutlined />

@@ -2,8 +2,10 @@ import { Component, lazy, Suspense, type ComponentType, type LazyExoticComponent
 import { menuFitsProject } from '@kelvin/contracts/access';
 import { PAGES } from '../app/pages';
 import type { AppRoute } from '../app/routes';
+import { handleChunkLoadError, isChunkLoadError } from '../lib/chunk-reload';
 import { useErrorLog } from '../lib/error-log';
 import { Spinner } from './bits';
+import { ErrorScreen } from './error-screen';
 import { projectContext, useProject } from '../stores/project';
 
 const Notice = lazy(() => import('../features/common/notices'));
@@ -22,18 +24,22 @@ function pageOf(code: string): LazyExoticComponent<ComponentType> | null {
 
 const loading = <Spinner />;
 
-/** Render failures and chunk load failures of one screen land in the bug日志 and show a retry, not a blank page. */
-class ScreenBoundary extends Component<{ children: ReactNode; title: string }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
+/**
+ * Render failures of one screen land in the bug日志 and show the error screen inside the shell; a chunk that cannot be
+ * loaded (a redeploy replaced the build) goes to the shared chunk handler.
+ */
+class ScreenBoundary extends Component<{ children: ReactNode; title: string }, { error: unknown }> {
+  state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error ?? new Error('未知错误') };
   }
   componentDidCatch(error: unknown) {
-    useErrorLog.getState().add(error);
+    if (isChunkLoadError(error)) handleChunkLoadError(error);
+    else useErrorLog.getState().add(error);
   }
   render() {
-    if (!this.state.failed) return this.props.children;
-    return <Suspense fallback={null}><Notice kind="failed" title={this.props.title} /></Suspense>;
+    if (this.state.error === null) return this.props.children;
+    return <ErrorScreen error={this.state.error} title={this.props.title} />;
   }
 }
 

@@ -8,6 +8,8 @@ import { HOME_PATH, PINNED_ROUTE, routeOfPath } from '../app/routes';
 import { useAppRoutes } from './use-app-routes';
 import { PopMenu } from './pop-menu';
 
+const TOO_MANY_TABS_KEY = 'too-many-tabs';
+
 /** Affixed tabs: the pinned project view, when the user holds it. */
 export function useAffixTabs() {
   const routes = useAppRoutes();
@@ -44,7 +46,8 @@ export function TagsView() {
       query,
       affix: route.code === PINNED_ROUTE || undefined,
     });
-    if (warning) feedback.message?.warning({ content: warning, duration: 5 });
+    // one warning at a time: a run of openings replaces the shown warning instead of stacking copies
+    if (warning) feedback.message?.warning({ key: TOO_MANY_TABS_KEY, content: warning, duration: 5 });
     // rootKey: after a project switch cleared the tabs, the current screen is visited again
   }, [location.pathname, location.search, routes, rootKey]);
 

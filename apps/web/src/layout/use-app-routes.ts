@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { menuFitsProject, mobileProjectParam, visibleMenuCodes } from '@kelvin/contracts/access';
 import { useLocation, useNavigate } from 'react-router';
 import { buildRoutes, HOME_PATH, routeOfPath, type AppRoute } from '../app/routes';
+import { toastError } from '../lib/feedback';
 import { grantedCodes, useSession } from '../stores/session';
 import { projectContext, useProject } from '../stores/project';
 import { useLayout } from '../stores/layout';
@@ -14,16 +15,17 @@ export function useAppRoutes(): AppRoute[] {
   return useMemo(() => buildRoutes(grantedCodes({ menus, elements }), menuList), [menus, elements, menuList]);
 }
 
-/** Codes visible for the selected project: grant ∧ project type ∧ projectType2 ∧ report form (spec §6). */
+/** Codes visible for the selected project: grant ∧ project type ∧ projectType2 ∧ report form ∧ device types (spec §6). */
 export function useVisibleCodes(): Set<string> {
   const menus = useSession((s) => s.menus);
   const elements = useSession((s) => s.elements);
   const projectType = useProject((s) => s.projectType);
   const projectType2 = useProject((s) => s.projectType2);
   const billingScheme = useProject((s) => s.billingScheme);
+  const deviceTypes = useProject((s) => s.deviceTypes);
   return useMemo(
-    () => visibleMenuCodes(grantedCodes({ menus, elements }), { projectType, projectType2, billingScheme }),
-    [menus, elements, projectType, projectType2, billingScheme],
+    () => visibleMenuCodes(grantedCodes({ menus, elements }), projectContext({ projectType, projectType2, billingScheme, deviceTypes })),
+    [menus, elements, projectType, projectType2, billingScheme, deviceTypes],
   );
 }
 
@@ -37,10 +39,13 @@ export function useSwitchProject() {
   const navigate = useNavigate();
   const location = useLocation();
   return async (id: number, opts: { mobile?: boolean } = {}) => {
+    const before = useProject.getState().current;
     try {
       await useProject.getState().choose(id);
     } catch {
-      return; // the HTTP client showed why; stay where we are
+      // the HTTP client showed why; the switch is all or nothing, so the old project stays
+      toastError(before ? `切换项目失败，仍为「${before.label}」` : '切换项目失败，请稍后重试');
+      return;
     }
     useLayout.getState().clearViews();
     useLayout.getState().refresh();

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button, Modal, type ButtonProps, type ModalProps } from 'antd';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { App, Button, Modal, type ButtonProps, type ModalProps } from 'antd';
+import type { HookAPI as ModalHookAPI } from 'antd/es/modal/useModal';
 import { useSession } from '../stores/session';
 
 /** Spec §5: prevent-double-click buttons ignore repeated clicks for 2 s. */
@@ -20,9 +21,32 @@ export function PreventClickButton({ onClick, interval = DOUBLE_CLICK_INTERVAL_M
   );
 }
 
-/** Spec §5: dialogs do not close on backdrop click or Escape by default. */
+/**
+ * Spec §5: dialogs and drawers do not close on backdrop click or Escape by default — the one default of the console,
+ * used by <AppModal>, <AppDrawer> (components/app-drawer) and every imperative box (useAppModal, the shell's feedback).
+ */
+export const DIALOG_DEFAULTS = { maskClosable: false, keyboard: false } as const;
+
 export function AppModal(props: ModalProps) {
-  return <Modal maskClosable={false} keyboard={false} destroyOnHidden {...props} />;
+  return <Modal {...DIALOG_DEFAULTS} destroyOnHidden {...props} />;
+}
+
+/** antd's imperative boxes (confirm, info, …) with the console's dialog defaults. */
+export function withDialogDefaults(modal: ModalHookAPI): ModalHookAPI {
+  return {
+    ...modal,
+    confirm: (config) => modal.confirm({ ...DIALOG_DEFAULTS, ...config }),
+    info: (config) => modal.info({ ...DIALOG_DEFAULTS, ...config }),
+    success: (config) => modal.success({ ...DIALOG_DEFAULTS, ...config }),
+    error: (config) => modal.error({ ...DIALOG_DEFAULTS, ...config }),
+    warning: (config) => modal.warning({ ...DIALOG_DEFAULTS, ...config }),
+  };
+}
+
+/** The imperative boxes for screens (instead of App.useApp().modal). */
+export function useAppModal(): ModalHookAPI {
+  const { modal } = App.useApp();
+  return useMemo(() => withDialogDefaults(modal), [modal]);
 }
 
 /** Renders children only when the user holds the code (convenience only: the server is the guard). */

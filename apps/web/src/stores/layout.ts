@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { getStored, setStored } from '../lib/storage';
+import { getPageValue, getStored, setPageValue, setStored } from '../lib/storage';
 import { closeAllViews, closeOtherViews, closeView, visitView, type VisitedView } from '../lib/tags';
 
 interface LayoutState {
@@ -17,15 +17,12 @@ interface LayoutState {
   clearViews(): void;
 }
 
-// The open tabs survive a page reload (per browser tab), as people expect from a console.
-const VIEWS_KEY = 'kelvin_views';
-function loadViews(): VisitedView[] {
-  try {
-    const v = JSON.parse(sessionStorage.getItem(VIEWS_KEY) ?? '[]');
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
+// The open tabs are a page value (spec §3, §9: kept 3 days): a reload, a new browser tab or a restarted browser
+// comes back to them.
+const VIEWS_KEY = 'views';
+export function loadViews(): VisitedView[] {
+  const v = getPageValue<VisitedView[]>(VIEWS_KEY);
+  return Array.isArray(v) ? v.filter((x) => x && typeof x.path === 'string' && typeof x.fullPath === 'string') : [];
 }
 
 export const useLayout = create<LayoutState>((set, get) => ({
@@ -50,5 +47,5 @@ export const useLayout = create<LayoutState>((set, get) => ({
 }));
 
 useLayout.subscribe((s, prev) => {
-  if (s.views !== prev.views) sessionStorage.setItem(VIEWS_KEY, JSON.stringify(s.views));
+  if (s.views !== prev.views) setPageValue(VIEWS_KEY, s.views);
 });

@@ -60,6 +60,8 @@ export function initialProject(projects: ProjectOption[], wanted: unknown): Proj
   return (id !== null && projects.find((p) => p.id === id)) || projects[0] || null;
 }
 
+let latestChoice: symbol | null = null;
+
 const EMPTY = { projectType: null, projectType2: null, billingScheme: null, reportGroups: [] as ReportGroup[], deviceTypes: [] as DeviceTypeOption[] };
 
 export const useProject = create<ProjectState>((set, get) => ({
@@ -79,18 +81,28 @@ export const useProject = create<ProjectState>((set, get) => ({
   async choose(id) {
     const p = get().projects.find((x) => x.id === id);
     if (!p) return;
-    set({ current: p });
-    setStored('projectId', p.id);
-    setStored('projectName', p.label);
+    const asked = Symbol('choice');
+    latestChoice = asked;
+    // A switch is all or nothing: the new project takes over (header, menus, cookies) only once its types, device
+    // types and billing scheme are in; a failed load leaves the old project in place and rejects (the HTTP client
+    // said why). The first choice has no old project to keep: its screens may start loading at once.
+    if (!get().current) {
+      set({ current: p });
+      setStored('projectId', p.id);
+      setStored('projectName', p.label);
+    }
     const [types, deviceTypes, scheme] = await Promise.all([
       http.get<{ projectType: string | null; projectType2: number | null }[]>('/api/v1/area/projecttypelist', { projectId: id }),
       http.get<DeviceTypeOption[]>(`/api/v1/area/devicetypebyproject/${id}`),
       http.get<{ paraValue: number | null }>(`/api/v1/area/projectpara/getpara/${id}/projectBillingScheme`),
     ]);
-    if (get().current?.id !== id) return; // a later choice won
+    if (latestChoice !== asked) return; // a later choice won
     const t = types[0] ?? { projectType: null, projectType2: null };
+    setStored('projectId', p.id);
+    setStored('projectName', p.label);
     setStored('projectType', t.projectType);
     set({
+      current: p,
       projectType: t.projectType,
       projectType2: t.projectType2,
       // Spec §4: no value clears the stored scheme (and its report groups).
@@ -108,7 +120,7 @@ export const useProject = create<ProjectState>((set, get) => ({
   },
 }));
 
-export function projectContext(s: Pick<ProjectState, 'projectType' | 'projectType2' | 'billingScheme'>): ProjectContext {
-  return { projectType: s.projectType, projectType2: s.projectType2, billingScheme: s.billingScheme };
+export function projectContext(s: Pick<ProjectState, 'projectType' | 'projectType2' | 'billingScheme' | 'deviceTypes'>): ProjectContext {
+  return { projectType: s.projectType, projectType2: s.projectType2, billingScheme: s.billingScheme, deviceTypes: s.deviceTypes.map((t) => t.code) };
 }
 

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { MenuRow, UserInfo } from '@kelvin/contracts';
 import { ApiError, http, reportError, requestEnvelope, setHttpHooks } from '../lib/http';
 import { getStored, removeStored, setStored } from '../lib/storage';
+import { loadViews, useLayout } from './layout';
 
 /** Session user of spec §3: token, name, roles, menus and elements as code → true maps. */
 interface SessionState {
@@ -65,6 +66,7 @@ export const useSession = create<SessionState>((set, get) => ({
     setStored('tenantId', res.data2);
     setStored('loginId', res.attr1);
     setStored('userGuid', newGuid());
+    useLayout.setState({ views: loadViews() }); // this login's open tabs (a page value)
     set({ token });
   },
 

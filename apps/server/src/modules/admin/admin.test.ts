@@ -120,7 +120,7 @@ describe('租户管理', () => {
       code: 'newco', name: '新公司', brand: '新能源', filingNo: '沪ICP备1号', logo, admin: { username: 'newco_admin', name: '新管理员', password: 'Newco#Admin-2026' },
     });
     expect(t).toMatchObject({ code: 'newco', brand: '新能源', filingNo: '沪ICP备1号', hasLogo: true, enabled: true, userCount: 1 });
-    expect((await k.call('GET', `/api/v1/tenant/brand?tenantId=${t.id}`)).body.data).toMatchObject({ brand: '新能源', filingNo: '沪ICP备1号' });
+    expect((await k.call('GET', `/api/v1/tenant/brand?tenantId=${t.id}`)).body.data).toMatchObject({ brand: '新能源', hasLogo: true, filingNo: '沪ICP备1号' });
     const img = await k.kelvin.app.inject({ method: 'GET', url: `/api/v1/tenant/logo?tenantId=${t.id}` });
     expect(img.headers['content-type']).toBe('image/png');
     expect(img.rawPayload.toString()).toBe('\x89PNG fake-bytes');

@@ -107,6 +107,7 @@ export function createAuthService(db: Db, key: Uint8Array, ttlSeconds: number) {
         tenantId: user.tenantId,
         tenantName: tenant?.name ?? '',
         brand: tenant?.brand ?? null,
+        hasLogo: Boolean(tenant?.logo),
         filingNo: tenant?.filing_no ?? null,
         isPlatform: user.isPlatform,
         menus,
@@ -131,7 +132,7 @@ export function createAuthService(db: Db, key: Uint8Array, ttlSeconds: number) {
 
     async brand(tenantId: number) {
       const t = await repo.findTenant(db, tenantId);
-      return { brand: t?.brand ?? null, filingNo: t?.filing_no ?? null };
+      return { brand: t?.brand ?? null, hasLogo: Boolean(t?.logo), filingNo: t?.filing_no ?? null };
     },
   };
 }

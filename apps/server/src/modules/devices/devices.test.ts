@@ -104,7 +104,9 @@ describe('详情、协议、类型、历史', () => {
     expect(types.gateway).toEqual([0, 0]);
     expect(types.device20030).toBeUndefined();
     const area = await k.call('GET', `/api/v1/area/devicetypebyproject/${a.projectId}`, { token: tokenA });
-    expect(area.body.data.map((t: { code: string }) => t.code)).toEqual(expect.arrayContaining(['device20020', 'device618_n', 'gateway', 'manager']));
+    // the per-project menu check reads these: planned types plus the types the project holds (device20090)
+    expect(area.body.data.map((t: { code: string }) => t.code)).toEqual(expect.arrayContaining(['device20020', 'device618_n', 'gateway', 'manager', 'device20090']));
+    expect(area.body.data.map((t: { code: string }) => t.code)).not.toContain('device20030');
   });
 
   it('thermostat monitor summarises the online thermostats of a project or an area', async () => {

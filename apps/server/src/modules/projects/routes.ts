@@ -38,7 +38,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   r.get('/api/v1/area/devicetypebyproject/:projectId', {
     schema: { tags, summary: '项目的设备类型', params: projectIdParam },
     config: { access: 'login' },
-  }, async (req) => ok(projects.deviceTypesOf(await projects.project(actorOf(req).scope, req.params.projectId))));
+  }, async (req) => ok(await projects.deviceTypesOf(await projects.project(actorOf(req).scope, req.params.projectId))));
 
   r.get('/api/v1/area/getproject/:id', {
     schema: { tags, summary: '项目信息', params: areaIdParam },

@@ -1,5 +1,5 @@
 import {
-  AREA_LEVEL_LABELS, AREA_LEVELS, PROJECT_TYPE2, deviceTypesForProjectType, PROJECT_TYPES, PROJECT_MAP_STATUS_LABELS,
+  AREA_LEVEL_LABELS, AREA_LEVELS, PROJECT_TYPE2, DEVICE_TYPES, deviceTypesForProjectType, PROJECT_TYPES, PROJECT_MAP_STATUS_LABELS,
   type AreaDetail, type AreaLevel, type AreaPatchBody, type AreaTreeNode, type ProjectCounts, type ProjectDetail,
   type ProjectInfo, type ProjectMapItem, type ProjectMapStatus,
 } from '@kelvin/contracts';
@@ -438,8 +438,11 @@ export function createProjectService(db: Db) {
     },
 
     /** Device types a project's type uses (spec §6, design §8): the device registry's answer, gateways included. */
-    deviceTypesOf(p: AreaRow) {
-      return deviceTypesForProjectType(p.project_type).map((t) => ({ code: t.code, name: t.name, category: t.category }));
+    /** The device types a project plans (its project type) or holds: the per-project menu check of spec §6 reads these. */
+    async deviceTypesOf(p: AreaRow) {
+      const held = await db.selectFrom('device').select('device_type').distinct().where('project_id', '=', p.id).execute();
+      const codes = new Set([...deviceTypesForProjectType(p.project_type).map((t) => t.code), ...held.map((r) => r.device_type)]);
+      return DEVICE_TYPES.filter((t) => codes.has(t.code)).map((t) => ({ code: t.code, name: t.name, category: t.category }));
     },
 
     projectTypeName,

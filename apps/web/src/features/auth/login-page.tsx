@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from 'antd';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import type { CaptchaChallenge } from '@kelvin/contracts/auth';
@@ -6,12 +6,38 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useBlockF12, useIsMobile } from '../../lib/ui';
 import { useSession } from '../../stores/session';
 import { ApiError, authApi } from './api';
-import { useLayout } from '../../stores/layout';
 import { useProject } from '../../stores/project';
 import { copyrightLine } from '../../layout/footer';
 import { TextInput } from '../../layout/text-input';
+import { TenantBrand } from '../../layout/tenant-brand';
+import { parseProjectId } from '../../stores/project';
 
 const fieldError = { color: '#ff4d4f', fontSize: 13, minHeight: 22, lineHeight: '22px' } as const;
+
+interface TenantOfLink {
+  id: number;
+  brand: string | null;
+  hasLogo: boolean;
+}
+
+/** A tenant's own login link (/login?tenantId=N) shows its logo or brand name. */
+function useTenantOfLink(raw: string | null): TenantOfLink | null {
+  const id = parseProjectId(raw);
+  const [tenant, setTenant] = useState<TenantOfLink | null>(null);
+  useEffect(() => {
+    if (id === null) return;
+    let live = true;
+    authApi.brand(id)
+      .then((t) => {
+        if (live && (t.brand || t.hasLogo)) setTenant({ id, brand: t.brand, hasLogo: t.hasLogo });
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return id === null ? null : tenant;
+}
 
 /**
  * Login (desktop and mobile variants): the username is trimmed; on success the token, tenant and login id are stored.
@@ -29,6 +55,7 @@ export function LoginPage() {
   const [captcha, setCaptcha] = useState<CaptchaChallenge | null>(null);
   const [captchaCode, setCaptchaCode] = useState('');
   useBlockF12();
+  const tenant = useTenantOfLink(params.get('tenantId'));
   const userError = touched && !username.trim() ? '请输入账号' : '';
   const passError = touched && !password ? '请输入密码' : '';
   const captchaError = touched && captcha && !captchaCode.trim() ? '请输入验证码' : '';
@@ -49,7 +76,6 @@ export function LoginPage() {
     setBusy(true);
     try {
       await useSession.getState().login(username.trim(), password, captcha ? { captchaId: captcha.captchaId, captchaCode: captchaCode.trim() } : undefined);
-      useLayout.setState({ views: [] });
       useProject.getState().reset();
       const redirect = params.get('redirect');
       navigate(redirect && redirect.startsWith('/') && !redirect.startsWith('//') ? redirect : '/', { replace: true });
@@ -74,6 +100,11 @@ export function LoginPage() {
         noValidate
         style={{ width: mobile ? '100%' : 400, maxWidth: 420, boxSizing: 'border-box', background: '#fff', borderRadius: 12, padding: mobile ? 24 : 36, boxShadow: '0 12px 40px rgba(0,0,0,0.25)' }}
       >
+        {tenant && (
+          <div style={{ display: 'flex', justifyContent: 'center', marginBottom: 12, fontSize: 20, color: '#12507f' }}>
+            <TenantBrand tenantId={tenant.id} brand={tenant.brand} hasLogo={tenant.hasLogo} />
+          </div>
+        )}
         <h1 style={{ textAlign: 'center', fontSize: 22, margin: '0 0 6px' }}>Kelvin 楼宇能源管理平台</h1>
         <p style={{ textAlign: 'center', color: 'rgba(0,0,0,0.45)', margin: '0 0 24px' }}>供暖与空调 · 计量计费 · 设备监控</p>
         <TextInput

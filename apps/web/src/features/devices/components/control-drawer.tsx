@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Descriptions, Drawer, Empty, Space, Table } from 'antd';
+import { Alert, App, Descriptions, Empty, Space, Table } from 'antd';
 import type { FieldDef } from '@kelvin/contracts/device-types';
 import { DEVICE_ACTION_LABELS, DEVICE_TYPE_BY_CODE, fieldDisplay } from '@kelvin/contracts/device-registry';
 import type { CommandView, FieldValue } from '@kelvin/contracts/device';
@@ -9,6 +9,7 @@ import { deviceApi, useDeviceDetail } from '../api';
 import { FieldInput, checkFieldValue } from '../../../components/field-input';
 import { useIssuedCommands } from './issued-commands';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
+import { AppDrawer } from '../../../components/app-drawer';
 
 /**
  * The control drawer of a device: every writable field of its registry entry as a control, the operations it
@@ -42,7 +43,7 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
 
   const writable = def?.fields.filter((f) => f.writable) ?? [];
   return (
-    <Drawer open={deviceId !== null} onClose={onClose} size={600} destroyOnHidden
+    <AppDrawer open={deviceId !== null} onClose={onClose} size={600} destroyOnHidden
       title={device ? `设备控制 · ${device.deviceName}` : '设备控制'} data-testid="control-drawer">
       {!device || !def ? <Empty description={detail.isLoading ? '加载中…' : '设备不存在'} /> : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -93,6 +94,6 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
           />
         </Space>
       )}
-    </Drawer>
+    </AppDrawer>
   );
 }

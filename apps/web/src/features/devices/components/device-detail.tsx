@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Checkbox, DatePicker, Descriptions, Drawer, Empty, Segmented, Space, Spin, Table, Tabs } from 'antd';
+import { Checkbox, DatePicker, Descriptions, Empty, Segmented, Space, Spin, Table, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { DeviceTypeDef, FieldDef } from '@kelvin/contracts/device-types';
 import { DEVICE_TYPE_BY_CODE, chartFields, fieldDisplay } from '@kelvin/contracts/device-registry';
@@ -8,6 +8,7 @@ import { dayjs, formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceDetail } from '../api';
 import { dataRange, fitToData } from './history-option';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
+import { AppDrawer } from '../../../components/app-drawer';
 
 const HistoryChart = lazy(() => import('./history-chart'));
 const rank = (list: string[], code: string) => (list.includes(code) ? list.indexOf(code) : list.length);
@@ -81,7 +82,7 @@ export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | n
   }, [d, def]);
 
   return (
-    <Drawer open={deviceId !== null} onClose={onClose} size={960} destroyOnHidden title={d ? `设备详情 · ${d.deviceName}` : '设备详情'}>
+    <AppDrawer open={deviceId !== null} onClose={onClose} size={960} destroyOnHidden title={d ? `设备详情 · ${d.deviceName}` : '设备详情'}>
       {!d || !def ? <Empty description={q.isLoading ? '加载中…' : '设备不存在'} /> : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
           <Descriptions size="small" column={3} bordered items={[
@@ -136,6 +137,6 @@ export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | n
           ]} />
         </Space>
       )}
-    </Drawer>
+    </AppDrawer>
   );
 }

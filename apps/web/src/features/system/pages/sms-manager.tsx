@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SMS_KINDS, SMS_STATUSES, mobilePhone, smsTemplateUpdate, unknownTemplateVars, type SmsKind } from '@kelvin/contracts/system';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
-import { Can } from '../../../lib/ui';
+import { Can, useAppModal } from '../../../lib/ui';
 import { FormModal } from '../../../components/form-modal';
 import { smsApi, systemKeys, type SmsKindInfo } from '../api';
 
@@ -13,7 +13,8 @@ const statusName = (s: string) => SMS_STATUSES.find((x) => x.code === s)?.name ?
 
 /** smsManager (短信管理): the template of each warning the platform sends, and a test send through the provider. */
 export default function SmsManager() {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const modal = useAppModal();
   const qc = useQueryClient();
   const kinds = useQuery({ queryKey: systemKeys.smsKinds, queryFn: smsApi.kinds });
   const [editing, setEditing] = useState<SmsKindInfo | null>(null);
