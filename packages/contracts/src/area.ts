@@ -10,6 +10,16 @@ export const AREA_LEVEL_LABELS: Record<AreaLevel, string> = {
   room: '房间',
 };
 
+const areaCollator = new Intl.Collator('zh-CN', { numeric: true, sensitivity: 'base' });
+
+/**
+ * The one order of area names wherever areas are listed: digits compare as numbers
+ * (1号楼 < 2号楼 < 10号楼, 2层 < 10层, 101室 < 1001室), the rest as Chinese collation.
+ */
+export function compareAreaNames(a: string, b: string): number {
+  return areaCollator.compare(a, b);
+}
+
 export interface AreaTreeNode {
   id: number;
   label: string;

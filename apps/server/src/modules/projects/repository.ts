@@ -1,3 +1,4 @@
+import { compareAreaNames } from '@kelvin/contracts';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { AreaTable } from '../../db/schema.ts';
@@ -6,11 +7,16 @@ import type { Scope } from '../../lib/scope.ts';
 export type AreaRow = Awaited<ReturnType<typeof listAreas>>[number];
 
 /** Every area row the scope's tenant(s) own; project grants are applied by the service. */
-export function listAreas(db: Db, scope: Scope, levels?: string[]) {
+export async function listAreas(db: Db, scope: Scope, levels?: string[]) {
   let q = db.selectFrom('area').selectAll();
   if (!scope.isPlatform) q = q.where('tenant_id', '=', scope.tenantId);
   if (levels) q = q.where('level', 'in', levels);
-  return q.orderBy('sort_no').orderBy('id').execute();
+  return sortAreas(await q.execute());
+}
+
+/** Areas in natural name order (id breaks ties), the order every tree and list of areas shows. */
+export function sortAreas<T extends { name: string; id: number }>(rows: T[]): T[] {
+  return rows.sort((a, b) => compareAreaNames(a.name, b.name) || a.id - b.id);
 }
 
 export function findArea(db: Db, scope: Scope, id: number) {
