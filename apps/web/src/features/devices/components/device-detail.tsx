@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { FieldDef } from '@kelvin/contracts/device-types';
 import { DEVICE_TYPE_BY_CODE, chartFields, fieldDisplay } from '@kelvin/contracts/device-registry';
 import type { OperationLogRow } from '@kelvin/contracts/device';
+import { useIsMobile } from '../../../lib/ui';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { deviceApi } from '../api';
 import { CommandStatusTag, OnlineBadge, isOnline, useNow } from './device-bits';
@@ -56,6 +57,7 @@ function History({ deviceId, fields }: { deviceId: number; fields: FieldDef[] })
 /** A device in full: state with report times, history charts (ECharts) over a chosen range, its operation log. */
 export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | null; onClose(): void }) {
   const now = useNow();
+  const mobile = useIsMobile();
   const q = useQuery({ queryKey: ['devices', 'detail', deviceId], queryFn: () => deviceApi.detail(deviceId!), enabled: deviceId !== null });
   const log = useQuery({
     queryKey: ['devices', 'oplog', deviceId],
@@ -74,10 +76,10 @@ export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | n
   }, [d, def]);
 
   return (
-    <Drawer open={deviceId !== null} onClose={onClose} size={960} destroyOnHidden title={d ? `设备详情 · ${d.deviceName}` : '设备详情'}>
+    <Drawer open={deviceId !== null} onClose={onClose} size={mobile ? '100%' : 960} destroyOnHidden title={d ? `设备详情 · ${d.deviceName}` : '设备详情'}>
       {!d || !def ? <Empty description={q.isLoading ? '加载中…' : '设备不存在'} /> : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-          <Descriptions size="small" column={3} bordered items={[
+          <Descriptions size="small" column={mobile ? 1 : 3} bordered styles={{ label: { whiteSpace: 'nowrap' } }} items={[
             { key: 'code', label: '设备编号', children: d.deviceCode },
             { key: 'type', label: '设备类型', children: def.name },
             { key: 'online', label: '状态', children: <OnlineBadge online={isOnline(d, now)} /> },
