@@ -14,9 +14,17 @@ export async function listAreas(db: Db, scope: Scope, levels?: string[]) {
   return sortAreas(await q.execute());
 }
 
-/** Areas in natural name order (id breaks ties), the order every tree and list of areas shows. */
-export function sortAreas<T extends { name: string; id: number }>(rows: T[]): T[] {
-  return rows.sort((a, b) => compareAreaNames(a.name, b.name) || a.id - b.id);
+const OPERATOR_ORDERED = new Set(['region', 'project']);
+
+/**
+ * The order every tree and list of areas shows: buildings, floors and rooms in natural name order; regions and
+ * projects in the order they were set up (the first project is the one the console opens on).
+ */
+export function sortAreas<T extends { name: string; id: number; level: string; sort_no: number }>(rows: T[]): T[] {
+  const byOperator = (r: T) => OPERATOR_ORDERED.has(r.level);
+  return rows.sort((a, b) => Number(byOperator(b)) - Number(byOperator(a))
+    || (byOperator(a) ? a.sort_no - b.sort_no : compareAreaNames(a.name, b.name))
+    || a.id - b.id);
 }
 
 export function findArea(db: Db, scope: Scope, id: number) {
