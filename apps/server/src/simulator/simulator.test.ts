@@ -3,7 +3,7 @@ import { DEVICE_TYPES, DEVICE_TYPE_BY_CODE } from '@kelvin/contracts';
 import { seedDemo } from '../db/seed/demo.ts';
 import { startTestKelvin, type TestClient } from '../test/harness.ts';
 import { waitFor } from '../modules/devices/test-fixtures.ts';
-import { DeviceModel } from './model.ts';
+import { DeviceModel, outdoorTemperature } from './model.ts';
 import { DEMO_DEVICES_PER_TYPE, FACTORY_LINE_DEVICE_TYPES, FACTORY_LINE_PROJECT_TYPE, provisionSimulatedDevicesDetailed } from './provision.ts';
 import { startSimulator } from './runner.ts';
 import { runLoad } from './load.ts';
@@ -13,18 +13,57 @@ const HOUR = 3_600_000;
 const type = (code: string) => DEVICE_TYPE_BY_CODE.get(code)!;
 
 describe('设备模型', () => {
-  it('a heating thermostat drifts toward its set point with the valve open, then closes the valve', () => {
-    const t0 = Date.UTC(2026, 0, 10, 2);
+  it('a heated room warms at a plausible rate with the valve open, then holds its set point by switching the valve (hysteresis 回差)', () => {
+    const t0 = Date.UTC(2026, 0, 10, 2); // 10:00 in Shanghai, winter
     const m = new DeviceModel(type('device20020'), 'M-1', t0);
-    m.state.f03 = 15;
-    m.state.f04 = 22;
+    m.state.f03 = 17;
+    m.state.f04 = 26;
+    m.state.f18 = 1;
     m.step(t0 + 60_000);
     expect(m.state.f06).toBe(1);
-    m.step(t0 + 2 * HOUR);
-    expect(m.state.f03).toBeGreaterThan(17);
-    m.step(t0 + 8 * HOUR);
-    expect(Math.abs((m.state.f03 as number) - 22)).toBeLessThan(0.3);
+    // warming: never falls, 1.5–4 °C in the first hour (not a jump, not a crawl)
+    let last = m.state.f03 as number;
+    for (let min = 5; min <= 60; min += 5) {
+      m.step(t0 + min * 60_000);
+      expect(m.state.f03 as number).toBeGreaterThanOrEqual(last - 0.1);
+      last = m.state.f03 as number;
+    }
+    expect(last - 17).toBeGreaterThan(1.5);
+    expect(last - 17).toBeLessThan(4);
+    // then it holds 26 °C within the hysteresis band, the valve opening and closing
+    const valve = new Set<number>();
+    const temps: number[] = [];
+    for (let min = 6 * 60; min <= 12 * 60; min += 5) {
+      m.step(t0 + min * 60_000);
+      valve.add(m.state.f06 as number);
+      temps.push(m.state.f03 as number);
+    }
+    expect(valve).toEqual(new Set([0, 1]));
+    expect(Math.min(...temps)).toBeGreaterThan(24.7);
+    expect(Math.max(...temps)).toBeLessThan(26.6);
+    // raising the set point opens the valve at once, and the room only warms
+    m.state.f04 = 28;
+    m.step(t0 + 12 * HOUR + 60_000);
+    expect(m.state.f06).toBe(1);
+    const before = m.state.f03 as number;
+    m.step(t0 + 12.5 * HOUR);
+    expect(m.state.f03 as number).toBeGreaterThan(before);
+  });
+
+  it('a room that is switched off cools toward the outdoor temperature, faster in the cold night than by day', () => {
+    const t0 = Date.UTC(2026, 0, 10, 14); // 22:00 in Shanghai
+    const m = new DeviceModel(type('device20020'), 'M-off', t0);
+    m.state.f03 = 22;
+    m.state.f00 = 0;
+    m.step(t0 + 1000);
     expect(m.state.f06).toBe(0);
+    m.step(t0 + HOUR);
+    const drop = 22 - (m.state.f03 as number);
+    expect(drop).toBeGreaterThan(0.3);
+    expect(drop).toBeLessThan(1.2);
+    m.step(t0 + 48 * HOUR);
+    expect(m.state.f03 as number).toBeLessThan(10);
+    expect(outdoorTemperature(Date.UTC(2026, 0, 10, 20), false)).toBeLessThan(outdoorTemperature(Date.UTC(2026, 0, 10, 7), false));
   });
 
   it('billing run time grows only while the valve is open, on the fan speed in use; T_eq follows', () => {

@@ -88,8 +88,9 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
   };
 
   const writable = def?.fields.filter((f) => f.writable) ?? [];
+  const current = (f: FieldDef) => <span data-testid={`current-${f.code}`}>{fieldDisplay(def!, f.code, device!.fields[f.code])}</span>;
   return (
-    <Drawer open={deviceId !== null} onClose={onClose} size={mobile ? '100%' : 600} destroyOnHidden
+    <Drawer open={deviceId !== null} onClose={onClose} size={mobile ? '100%' : 600} destroyOnHidden styles={mobile ? { body: { padding: 12 } } : undefined}
       title={device ? `设备控制 · ${device.deviceName}` : '设备控制'} data-testid="control-drawer">
       {!device || !def ? <Empty description={detail.isLoading ? '加载中…' : '设备不存在'} /> : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
@@ -108,8 +109,12 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
             scroll={{ x: 'max-content' }}
             dataSource={writable}
             columns={[
-              { title: '参数', dataIndex: 'label', width: 110, onCell: () => ({ style: { minWidth: 84 } }) },
-              { title: '当前值', key: 'now', width: 110, render: (_, f) => <span data-testid={`current-${f.code}`}>{fieldDisplay(def, f.code, device.fields[f.code])}</span> },
+              // on a phone the current value sits under the parameter's name, so 设定 and 下发 fit the width
+              {
+                title: '参数', dataIndex: 'label', width: mobile ? 88 : 110,
+                render: (label: string, f) => (mobile ? <>{label}<div style={{ color: 'rgba(0,0,0,0.55)', fontSize: 12 }}>{current(f)}</div></> : label),
+              },
+              ...(mobile ? [] : [{ title: '当前值', key: 'now', width: 110, render: (_: unknown, f: FieldDef) => current(f) }]),
               {
                 title: '设定', key: 'set',
                 render: (_, f) => (

@@ -19,7 +19,7 @@ function DeviceLine({ d }: { d: DeviceRow }) {
   const set = num(d.fields.f04);
   return (
     <Tooltip title={`${d.deviceName} · ${d.typeName} ${d.deviceCode} · 最后上报 ${d.lastReportAt ? formatDateTime(d.lastReportAt) : '无'}`}>
-      <div data-testid="room-device" onClick={() => navigate(GATEWAYS.has(d.deviceType) ? '/device/gatewayControl' : `/device/${d.deviceType}?device=${d.id}`)}
+      <div data-testid="room-device" data-type={d.deviceType} onClick={() => navigate(GATEWAYS.has(d.deviceType) ? '/device/gatewayControl' : `/device/${d.deviceType}?device=${d.id}`)}
         style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '0 6px', cursor: 'pointer', fontSize: 12, lineHeight: '20px', padding: '1px 0' }}>
         <Badge status={d.online ? 'success' : 'default'} />
         {/* the whole name, wrapped at word boundaries: truncated names all looked alike ("101室 地暖…") */}
@@ -36,7 +36,7 @@ function DeviceLine({ d }: { d: DeviceRow }) {
 function RoomCard({ room, devices }: { room: AreaTreeNode; devices: DeviceRow[] }) {
   const offline = devices.filter((d) => !d.online).length;
   return (
-    <Card size="small" data-testid="room-card" title={<span title={room.label} style={{ whiteSpace: 'normal' }}>{room.label}</span>} style={{ width: 'min(100%, 260px)', borderColor: offline ? '#ffccc7' : undefined }}
+    <Card size="small" data-testid="room-card" title={<span title={room.label} style={{ whiteSpace: 'normal' }}>{room.label}</span>} style={{ flex: '1 1 240px', maxWidth: 340, borderColor: offline ? '#ffccc7' : undefined }}
       extra={devices.length ? <span style={{ fontSize: 12, color: offline ? '#cf1322' : '#389e0d' }}>{devices.length - offline}/{devices.length} 在线</span> : null}
       styles={{ body: { padding: '6px 10px', minHeight: 40 } }}>
       {devices.length ? devices.map((d) => <DeviceLine key={d.id} d={d} />) : <Typography.Text type="secondary" style={{ fontSize: 12 }}>无设备</Typography.Text>}
