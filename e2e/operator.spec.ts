@@ -2,6 +2,10 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { baseUrl, login, shot, watchConsole } from './helpers';
 
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+/** first paint of a screen with live data can be slow on a loaded machine */
+const FIRST = { timeout: 30_000 };
+
+test.describe.configure({ timeout: 240_000 });
 
 /** Every header of the table can be scrolled into view without sitting under the fixed 操作 column. */
 async function expectEveryColumnReachable(table: Locator) {
@@ -21,21 +25,20 @@ async function expectEveryColumnReachable(table: Locator) {
 }
 
 test('列表：1440 与 1366 宽度下每一列都能看到，列设置按页面记住', async ({ page }) => {
-  test.setTimeout(180_000);
   const errors = watchConsole(page);
   await login(page);
   for (const width of [1440, 1366]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`${baseUrl()}/device/device20020`);
-    await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
+    await expect(rows(page).first()).toBeVisible(FIRST);
     await expectEveryColumnReachable(page.locator('.ant-table').first());
     await page.goto(`${baseUrl()}/project/projectlist`);
-    await expect(rows(page).first()).toBeVisible();
+    await expect(rows(page).first()).toBeVisible(FIRST);
     await expectEveryColumnReachable(page.locator('.ant-table').first());
   }
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`${baseUrl()}/device/device20020`);
-  await expect(rows(page).first()).toBeVisible();
+  await expect(rows(page).first()).toBeVisible(FIRST);
   await shot(page, 'device-monitor-1440');
 
   // hide 最后上报 on this screen: it stays hidden after a reload, and other screens keep their columns
@@ -45,11 +48,11 @@ test('列表：1440 与 1366 宽度下每一列都能看到，列设置按页面
   await page.getByTestId('column-settings').getByRole('checkbox', { name: '最后上报' }).uncheck();
   await expect(header.getByText('最后上报')).toHaveCount(0);
   await page.reload();
-  await expect(rows(page).first()).toBeVisible();
+  await expect(rows(page).first()).toBeVisible(FIRST);
   await expect(header.getByText('阀门状态').or(header.getByText('设定温度')).first()).toBeVisible();
   await expect(header.getByText('最后上报')).toHaveCount(0);
   await page.goto(`${baseUrl()}/device/devicemonitor`);
-  await expect(rows(page).first()).toBeVisible();
+  await expect(rows(page).first()).toBeVisible(FIRST);
   await expect(header.getByText('最后上报')).toBeVisible();
   await page.goto(`${baseUrl()}/device/device20020`);
   await page.getByRole('button', { name: '列设置' }).click();
@@ -62,12 +65,12 @@ test('项目视图与项目详情：计费方案显示名称，设备名称不�
   const errors = watchConsole(page);
   await login(page);
   await page.goto(`${baseUrl()}/project/projectview`);
-  await expect(page.getByText('按时间当量固定单价（预付费）')).toBeVisible();
+  await expect(page.getByText('按时间当量固定单价（预付费）')).toBeVisible(FIRST);
   await expect(page.locator('.ant-descriptions-item-content').filter({ hasText: /^1$/ })).toHaveCount(0);
 
   await page.goto(`${baseUrl()}/project/projectview2`);
   const device = page.locator('[data-testid=room-device][data-type=device20020]').first();
-  await expect(device).toBeVisible();
+  await expect(device).toBeVisible(FIRST);
   // names wrap instead of ending in …: the name's box holds all of its text
   const name = device.locator('span').nth(1);
   expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
@@ -92,7 +95,7 @@ test('手机 390×844：列表是卡片、抽屉全屏、标题不逐字换行',
 
   // project view: the header figures sit on whole lines, not one character per line
   await page.goto(`${baseUrl()}/project/projectview2`);
-  await expect(page.getByTestId('room-device').first()).toBeVisible();
+  await expect(page.getByTestId('room-device').first()).toBeVisible(FIRST);
   const stats = page.getByTestId('project-stats').locator('span').filter({ hasText: '在线率' }).first();
   expect((await stats.boundingBox())!.height).toBeLessThan(30);
   expect((await page.getByTestId('room-card').first().boundingBox())!.width).toBeGreaterThan(300);
@@ -101,7 +104,7 @@ test('手机 390×844：列表是卡片、抽屉全屏、标题不逐字换行',
   // device monitor: one card per device with every column as a label / value pair
   await page.goto(`${baseUrl()}/device/device20020`);
   const card = page.getByTestId('row-card').first();
-  await expect(card).toBeVisible();
+  await expect(card).toBeVisible(FIRST);
   for (const label of ['位置', '状态', '最后上报']) await expect(card.locator('dt').getByText(label, { exact: true })).toBeVisible();
   expect(await card.locator('dt').count()).toBeGreaterThan(5);
   for (const dt of await card.locator('dt').all()) expect((await dt.boundingBox())!.height).toBeLessThan(30);
@@ -112,7 +115,7 @@ test('手机 390×844：列表是卡片、抽屉全屏、标题不逐字换行',
   await card.getByRole('button', { name: '控制' }).click();
   const drawer = page.getByRole('dialog').filter({ hasText: '设备控制' });
   await expect(drawer).toBeVisible();
-  await expect(drawer.getByTestId('current-f04')).toBeVisible();
+  await expect(drawer.getByTestId('current-f04')).toBeVisible(FIRST);
   expect((await drawer.boundingBox())!.width).toBeGreaterThanOrEqual(389);
   // one line each: no label or header is narrower than its text
   const oneLine = async (l: Locator) => l.evaluate((el) => {
@@ -134,9 +137,9 @@ test('手机 390×844：列表是卡片、抽屉全屏、标题不逐字换行',
 test('桌面控制抽屉截图 1440×900', async ({ page }) => {
   await login(page);
   await page.goto(`${baseUrl()}/device/device20020`);
-  await expect(rows(page).first()).toBeVisible({ timeout: 30_000 });
+  await expect(rows(page).first()).toBeVisible(FIRST);
   await rows(page).first().getByRole('button', { name: '控制' }).click();
   const drawer = page.getByRole('dialog').filter({ hasText: '设备控制' });
-  await expect(drawer.getByTestId('current-f04')).toBeVisible();
+  await expect(drawer.getByTestId('current-f04')).toBeVisible(FIRST);
   await shot(page, 'control-drawer-1440');
 });

@@ -40,6 +40,10 @@ export function outdoorTemperature(now: number, cooling: boolean): number {
 }
 /** chance per hour that a heat pump or system controller raises an alarm */
 const ALARM_PER_HOUR = 0.02;
+/** share of heat pumps and controllers already showing a fault when the demo starts */
+const FAULTY_AT_START = 0.2;
+/** share of rooms nobody lives in: their thermostat is switched off */
+const VACANT = 0.15;
 
 /** A small deterministic PRNG, so one device behaves the same run after run (mulberry32). */
 export function prng(seed: number) {
@@ -88,6 +92,14 @@ export class DeviceModel {
       if (sim.mode === 'demand' && sim.actual === 'f03') this.valveOf.set(sim.actual, f);
     }
     for (const f of def.fields) this.state[f.code] = this.initial(f);
+    // who lives where and what is broken: a draw of its own per device, independent of the readings' sequence
+    const fate = prng(hash(`${code}:fate`));
+    if (this.valveOf.size && this.state.f00 === 1 && fate() < VACANT) this.state.f00 = 0;
+    const alarm = def.fields.find((f) => f.code === 'f47');
+    if (alarm && fate() < FAULTY_AT_START) {
+      const codes = Object.keys(alarm.options ?? {}).map(Number).filter((c) => c !== 0);
+      this.state.f47 = codes[Math.floor(fate() * codes.length)];
+    }
     // a room whose thermostat has been running sits around its set point; one that is off has cooled down
     for (const code of this.valveOf.keys()) {
       const f = def.fields.find((x) => x.code === code)!;
