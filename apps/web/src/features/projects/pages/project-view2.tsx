@@ -23,7 +23,7 @@ function DeviceLine({ d }: { d: DeviceRow }) {
         style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '0 6px', cursor: 'pointer', fontSize: 12, lineHeight: '20px', padding: '1px 0' }}>
         <Badge status={d.online ? 'success' : 'default'} />
         {/* the whole name, wrapped at word boundaries: truncated names all looked alike ("101室 地暖…") */}
-        <span style={{ flex: '1 1 120px', minWidth: 0, overflowWrap: 'anywhere' }}>{d.deviceName}</span>
+        <span data-testid="room-device-name" style={{ flex: '1 1 120px', minWidth: 0, overflowWrap: 'anywhere' }}>{d.deviceName}</span>
         {power !== null && <Tag color={power ? 'green' : undefined} style={{ marginInlineEnd: 0 }}>{power ? '开' : '关'}</Tag>}
         {room !== null && <span title="室内温度">{room.toFixed(1)}°C</span>}
         {set !== null && <span title="设定温度" style={{ color: '#1677ff' }}>→{set}°C</span>}
