@@ -150,7 +150,7 @@ test('地图总览：离线省界底图，邻近项目聚合，点击聚合放�
   await page.goto(`${baseUrl()}/project/projectindex`);
   const map = page.getByTestId('project-map');
   // the bundled outline: every province drawn, no tiles fetched
-  expect(await map.getByTestId('base-map').locator('path').count()).toBeGreaterThanOrEqual(34);
+  await expect(map.getByTestId('base-map').locator('path')).toHaveCount(34, FIRST);
   await expect(map.getByTestId('base-map').locator('title', { hasText: '黑龙江' })).toBeAttached();
   // the Shanghai projects sit in one cluster; clicking it zooms in until each has its own marker
   const cluster = map.getByTestId('map-cluster').filter({ has: page.locator('title', { hasText: '张江综合能源园区' }) });

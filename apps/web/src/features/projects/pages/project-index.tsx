@@ -102,7 +102,7 @@ export default function ProjectIndex() {
           <Card size="small" loading={map.isLoading} styles={{ body: { padding: 0 } }}>
             {!placed.length && !map.isLoading && <Empty style={{ padding: '24px 0 0' }} description="项目还没有经纬度，请在项目编辑中填写" />}
             <div style={{ position: 'relative' }}>
-              {extent !== CHINA && <Button size="small" style={{ position: 'absolute', top: 8, left: 8 }} onClick={() => setExtent(CHINA)}>全国</Button>}
+              {extent !== CHINA && <Button size="small" style={{ position: 'absolute', top: 8, left: 8, zIndex: 1 }} onClick={() => setExtent(CHINA)}>全国</Button>}
               <svg viewBox={`0 0 ${W} ${H}`} style={{ width: '100%', background: '#eef4fb', display: 'block' }} data-testid="project-map">
                 <g data-testid="base-map">
                   {provinces.map((p) => <path key={p.name} d={p.d} fill="#fff" stroke="#b7c9e2" strokeWidth={0.8} strokeLinejoin="round"><title>{p.name}</title></path>)}

@@ -5,6 +5,7 @@ import type { AreaTreeNode, DeviceRow } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { http } from '../../../lib/http';
 import { formatDateTime } from '../../../lib/time';
+import { useIsMobile } from '../../../lib/ui';
 import { areaApi, projectApi } from '../api';
 
 type AreaGroup = { areaId: number; areaPath: string; devices: DeviceRow[] };
@@ -34,9 +35,10 @@ function DeviceLine({ d }: { d: DeviceRow }) {
 }
 
 function RoomCard({ room, devices }: { room: AreaTreeNode; devices: DeviceRow[] }) {
+  const mobile = useIsMobile();
   const offline = devices.filter((d) => !d.online).length;
   return (
-    <Card size="small" data-testid="room-card" title={<span title={room.label} style={{ whiteSpace: 'normal' }}>{room.label}</span>} style={{ flex: '1 1 240px', maxWidth: 340, borderColor: offline ? '#ffccc7' : undefined }}
+    <Card size="small" data-testid="room-card" title={<span title={room.label} style={{ whiteSpace: 'normal' }}>{room.label}</span>} style={{ width: mobile ? '100%' : 260, borderColor: offline ? '#ffccc7' : undefined }}
       extra={devices.length ? <span style={{ fontSize: 12, color: offline ? '#cf1322' : '#389e0d' }}>{devices.length - offline}/{devices.length} 在线</span> : null}
       styles={{ body: { padding: '6px 10px', minHeight: 40 } }}>
       {devices.length ? devices.map((d) => <DeviceLine key={d.id} d={d} />) : <Typography.Text type="secondary" style={{ fontSize: 12 }}>无设备</Typography.Text>}
