@@ -50,12 +50,12 @@ function clusterize(items: Placed[], proj: ReturnType<typeof projection>): Clust
 
 const worst = (items: Placed[]) => SEVERITY.find((s) => items.some((i) => i.status === s)) ?? 'unknown';
 
-/** The extent around a cluster's projects, at least 3° wide so neighbours stay in view. */
+/** The extent around a cluster's projects with a margin, so the next view splits it (projects a street apart too). */
 function around(items: Placed[]): Extent {
   const xs = items.map((i) => i.lng);
   const ys = items.map((i) => i.lat);
   const [cx, cy] = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
-  const half = Math.max(1.5, (Math.max(...xs) - Math.min(...xs)) * 0.7, (Math.max(...ys) - Math.min(...ys)) * 0.7);
+  const half = Math.max(0.1, (Math.max(...xs) - Math.min(...xs)) * 0.7, (Math.max(...ys) - Math.min(...ys)) * 0.7);
   return [cx - half, cy - half, cx + half, cy + half];
 }
 
