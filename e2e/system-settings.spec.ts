@@ -57,6 +57,8 @@ test('系统参数、节假日、短信模板与记录、默认短信设置', as
 
   await page.goto(`${baseUrl()}/system_n/defaultSmsSetting`);
   await expect(page.getByText('仅记录（内置，不外发）')).toBeVisible();
+  await expect(page.getByText('由服务器部署时配置，如需更换请联系平台管理员')).toBeVisible();
+  await expect(page.getByText('SMS_PROVIDER')).toHaveCount(0);
   await page.getByLabel('每日发送上限').fill('500');
   await page.getByRole('button', { name: btn('保存') }).click();
   await expect(page.getByText('保存成功')).toBeVisible();
@@ -95,8 +97,11 @@ test('菜单管理：内置菜单不能删除，可修改标题；角色类型�
   await shot(page, 'menu-manager');
 
   await page.goto(`${baseUrl()}/baseManager/groupTypeManager`);
-  await expect(page.getByRole('row').filter({ hasText: 'department' })).toContainText('内置');
-  await expect(page.getByRole('row').filter({ hasText: 'department' }).getByRole('button', { name: btn('删除') })).toHaveCount(0);
+  const builtinRow = page.getByRole('row').filter({ hasText: '部门' }).first();
+  await expect(builtinRow).toContainText('内置');
+  await expect(builtinRow.getByRole('button', { name: btn('删除') })).toHaveCount(0);
+  // names only: the internal codes (role / department / free) are not shown
+  await expect(page.locator('main, .ant-table').getByText(/^(role|department|free)$/)).toHaveCount(0);
 
   await page.goto(`${baseUrl()}/baseManager/tenantManager`);
   await expect(page.getByRole('row').filter({ hasText: 'demo' })).toContainText('暖云能源');

@@ -19,8 +19,11 @@ export interface AuthUser {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
-    /** Chinese name of the operation for the gate log. */
-    operation?: string;
+    /**
+     * Chinese name of the operation for the gate log (the hook adds the object it acted on). Every changing route
+     * declares one; `false` marks a POST that only reads (a query with a body), which is not an operation.
+     */
+    operation?: string | false;
   }
   interface FastifyRequest {
     user: AuthUser | null;

@@ -15,6 +15,31 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   return typeof q === 'string' && q ? q : undefined;
 }
 
+/** Body fields that name the object of an operation, in the order they are preferred. */
+const NAME_FIELDS = ['name', 'projectName', 'deviceName', 'groupName', 'username', 'alias', 'deviceCode', 'date'];
+const ID_FIELDS = ['id', 'ids', 'deviceId', 'deviceIds', 'areaId', 'projectId', 'fileId', 'fieldCode'];
+
+/** 「name」 or （编号 …） of the object the call acted on, from the body, the path parameters and the query. */
+export function describe(operation: string, request: FastifyRequest): string {
+  if (operation === '登录' || operation === '退出登录') return operation;
+  const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const scalar = (v: unknown) => (typeof v === 'string' || typeof v === 'number') && String(v).trim() !== '';
+  const name = NAME_FIELDS.map((f) => body[f]).find(scalar);
+  if (name !== undefined) return `${operation}「${String(name).slice(0, 40)}」`;
+  for (const source of [params, body, query]) {
+    for (const f of ID_FIELDS) {
+      const v = source[f];
+      if (scalar(v)) return `${operation}（编号 ${v}）`;
+      if (Array.isArray(v) && v.length && v.every(scalar)) {
+        return `${operation}（编号 ${v.slice(0, 5).join('、')}${v.length > 5 ? ` 等 ${v.length} 个` : ''}）`;
+      }
+    }
+  }
+  return operation;
+}
+
 /**
  * The one permission check (design §6): every /api route declares `config.access`;
  * the hook authenticates, checks the code, and the gate log records every changing call and every denial.
@@ -26,6 +51,10 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api') && !route.url.startsWith('/api/docs') && !route.config?.access) {
       throw new Error(`路由 ${route.method} ${route.url} 未声明访问权限 (config.access)`);
+    }
+    const methods = ([] as string[]).concat(route.method);
+    if (route.url.startsWith('/api') && methods.some((m) => !READ_METHODS.has(m)) && route.config?.operation === undefined) {
+      throw new Error(`路由 ${methods.join(',')} ${route.url} 未声明操作名称 (config.operation，只读查询写 false)`);
     }
   });
 
@@ -44,7 +73,7 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
     const config = request.routeOptions.config;
     if (!config?.access) return payload;
     const denied = reply.statusCode === 403;
-    if (READ_METHODS.has(request.method) && !denied) return payload;
+    if ((READ_METHODS.has(request.method) || config.operation === false) && !denied) return payload;
     const access = config.access;
     const body = request.body as Record<string, unknown> | undefined;
     try {
@@ -53,7 +82,7 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
         user_id: request.user?.id ?? null,
         username: request.user?.username ?? (typeof body?.username === 'string' ? body.username.slice(0, 64) : null),
         menu_code: access === 'public' || access === 'login' ? null : access.split(':')[0],
-        operation: (denied ? '拒绝访问：' : '') + (config.operation ?? `${request.method} ${request.routeOptions.url}`),
+        operation: ((denied ? '拒绝访问：' : '') + describe(config.operation || '查询', request)).slice(0, 200),
         method: request.method,
         uri: redactUri(request.url).slice(0, 500),
         host: request.ip,

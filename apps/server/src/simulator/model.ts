@@ -18,8 +18,32 @@ const SHANGHAI_OFFSET_H = 8;
 /** set points that differ from device to device; other settings keep the registry's initial value */
 const SETPOINTS = new Set(['f04', 'f41', 'f80']);
 const AMBIENT_HEATING = 15;
+
+/**
+ * The room: one thermal mass heated (or cooled) through the valve and losing heat to the outdoors —
+ * dT/dt = k_valve × (T_supply − T) + k_loss × (T_outdoor − T). With these constants an open heating valve warms a
+ * room by about 2.5 °C/h at 17 °C and would level off near 34 °C; with the valve shut a 22 °C room cools by about
+ * 0.6 °C/h on a 3 °C night. Integrated in steps of at most two minutes, so the valve's hysteresis plays out even
+ * when readings are hours apart.
+ */
+const THERMAL = {
+  heat: { supply: 42, k: 0.12 },
+  cool: { supply: 12, k: 0.2 },
+  loss: 0.03,
+  maxStepHours: 2 / 60,
+};
+
+/** Outdoor temperature by local time of day: coldest before dawn, warmest mid-afternoon (winter or summer). */
+export function outdoorTemperature(now: number, cooling: boolean): number {
+  const swing = Math.sin((Math.PI * (localHour(now) - 9)) / 12);
+  return cooling ? 30 + 4 * swing : 3 + 5 * swing;
+}
 /** chance per hour that a heat pump or system controller raises an alarm */
 const ALARM_PER_HOUR = 0.02;
+/** share of heat pumps and controllers already showing a fault when the demo starts */
+const FAULTY_AT_START = 0.2;
+/** share of rooms nobody lives in: their thermostat is switched off */
+const VACANT = 0.15;
 
 /** A small deterministic PRNG, so one device behaves the same run after run (mulberry32). */
 export function prng(seed: number) {
@@ -55,11 +79,35 @@ export class DeviceModel {
   private readonly ordered: FieldDef[];
   private lastStep: number;
   private day: number;
+  /** room temperatures without the sensor's noise (the noise must not accumulate) */
+  private readonly rooms = new Map<string, number>();
+  /** room temperature field → the valve field that heats or cools it */
+  private readonly valveOf = new Map<string, FieldDef>();
 
   constructor(readonly def: DeviceTypeDef, readonly code: string, now = Date.now()) {
     this.random = prng(hash(code));
     this.ordered = [...def.fields].sort((a, b) => ORDER[a.sim.mode] - ORDER[b.sim.mode]);
+    for (const f of def.fields) {
+      const sim = f.sim;
+      if (sim.mode === 'demand' && sim.actual === 'f03') this.valveOf.set(sim.actual, f);
+    }
     for (const f of def.fields) this.state[f.code] = this.initial(f);
+    // who lives where and what is broken: a draw of its own per device, independent of the readings' sequence
+    const fate = prng(hash(`${code}:fate`));
+    if (this.valveOf.size && this.state.f00 === 1 && fate() < VACANT) this.state.f00 = 0;
+    const alarm = def.fields.find((f) => f.code === 'f47');
+    if (alarm && fate() < FAULTY_AT_START) {
+      const codes = Object.keys(alarm.options ?? {}).map(Number).filter((c) => c !== 0);
+      this.state.f47 = codes[Math.floor(fate() * codes.length)];
+    }
+    // a room whose thermostat has been running sits around its set point; one that is off has cooled down
+    for (const code of this.valveOf.keys()) {
+      const f = def.fields.find((x) => x.code === code)!;
+      const set = f.sim.mode === 'follow' ? this.num(f.sim.target) : 20;
+      const start = this.powered ? set - 1.5 + this.random() * 2 : 14 + this.random() * 3;
+      this.rooms.set(code, start);
+      this.state[code] = roundToStep(f, start);
+    }
     this.lastStep = now;
     this.day = localDay(now);
     this.step(now);
@@ -106,6 +154,11 @@ export class DeviceModel {
           break;
         }
         case 'follow': {
+          const valve = this.valveOf.get(f.code);
+          if (valve && sim.mode === 'follow') {
+            this.state[f.code] = this.room(f, valve, sim.target, hours, now);
+            break;
+          }
           const target = on ? this.num(sim.target) : this.cooling ? 30 : AMBIENT_HEATING;
           const rate = on ? sim.rate : sim.rate / 3;
           const diff = target - v;
@@ -121,14 +174,7 @@ export class DeviceModel {
           break;
         }
         case 'demand': {
-          const actual = this.num(sim.actual);
-          const target = this.num(sim.target);
-          const hysteresis = typeof this.state.f18 === 'number' ? this.state.f18 : 0.5;
-          const gap = this.cooling ? actual - target : target - actual;
-          const alarmed = typeof this.state.f47 === 'number' && this.state.f47 !== 0;
-          // hysteresis: opens when the gap exceeds it, closes once the target is reached
-          const open = on && !alarmed && (v === 1 ? gap > 0 : gap > hysteresis);
-          this.state[f.code] = open ? 1 : 0;
+          this.state[f.code] = this.demands(this.num(sim.actual), this.num(sim.target), v === 1) ? 1 : 0;
           break;
         }
         case 'accumulate': {
@@ -158,6 +204,37 @@ export class DeviceModel {
       const codes = Object.keys(alarm.options ?? {}).map(Number).filter((c) => c !== 0);
       this.state.f47 = codes[Math.floor(this.random() * codes.length)];
     }
+  }
+
+  /** Hysteresis: a valve (compressor) opens when the gap exceeds 回差, and closes once the target is reached. */
+  private demands(actual: number, target: number, wasOpen: boolean): boolean {
+    const hysteresis = typeof this.state.f18 === 'number' ? this.state.f18 : 0.5;
+    const gap = this.cooling ? actual - target : target - actual;
+    const alarmed = typeof this.state.f47 === 'number' && this.state.f47 !== 0;
+    return this.powered && !alarmed && (wasOpen ? gap > 0 : gap > hysteresis);
+  }
+
+  /** Advances a room's temperature by the thermal model, switching its valve as the thermostat would. */
+  private room(f: FieldDef, valve: FieldDef, setCode: string, hours: number, now: number): number {
+    const reported = this.num(f.code);
+    const known = this.rooms.get(f.code);
+    // a reading set from outside (a test, a restored state) is taken as the room's temperature
+    let t = known === undefined || Math.abs(known - reported) > 0.2 ? reported : known;
+    let open = this.state[valve.code] === 1;
+    const mode = this.cooling ? THERMAL.cool : THERMAL.heat;
+    const steps = Math.ceil(hours / THERMAL.maxStepHours);
+    const dt = steps ? hours / steps : 0;
+    for (let i = 0; i < steps; i++) {
+      open = this.demands(t, this.num(setCode), open);
+      const outdoor = outdoorTemperature(now - (steps - i - 1) * dt * 3_600_000, this.cooling);
+      const k = (open ? mode.k : 0) + THERMAL.loss;
+      const settle = ((open ? mode.k * mode.supply : 0) + THERMAL.loss * outdoor) / k;
+      t = settle + (t - settle) * Math.exp(-k * dt);
+    }
+    this.rooms.set(f.code, t);
+    this.state[valve.code] = open ? 1 : 0;
+    // the sensor reads to ±0.05 °C
+    return roundToStep(f, clamp(f, t + (this.random() - 0.5) * 0.1));
   }
 
   /** The `up` payload: every field. */

@@ -15,6 +15,21 @@ export const DEMO_DEVICES_PER_TYPE = 6;
  */
 export const FACTORY_LINE_PROJECT_TYPE = 'PT5000';
 export const FACTORY_LINE_DEVICE_TYPES = ['device20020', 'device20030', 'AirCabinetController', 'deviceSolar_n'];
+/** the factory line's rooms are its benches, in the order of FACTORY_LINE_DEVICE_TYPES (db/seed/demo.ts) */
+export const FACTORY_BENCHES = ['设备测试台', '直流无刷风机测试台', '柜机控制器测试台', '光伏设备测试台'];
+
+/**
+ * The demo is not a lab: about one device in eleven is left unplayed (unplugged, never reports), never a gateway nor
+ * a type's first device; the rest report as the simulator plays them.
+ */
+export function demoDeviceUnplugged(code: string, type: string): boolean {
+  if (GATEWAYS.has(type) || code.endsWith('-001')) return false;
+  let h = 0;
+  for (const ch of code) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h % 11 === 0;
+}
+
+const CARRIER_SHARE = ['中国移动', '中国移动', '中国联通', '中国电信'] as const;
 
 export interface ProvisionOptions {
   tenantCode: string;
@@ -86,9 +101,11 @@ export async function provisionSimulatedDevicesDetailed(db: Db, opts: ProvisionO
     const rows = [];
     for (const [i, project] of need.entries()) {
       const projectRooms = rooms.get(project.id) ?? [];
+      const bench = project.project_type === FACTORY_LINE_PROJECT_TYPE ? FACTORY_LINE_DEVICE_TYPES.indexOf(def.code) : -1;
       const area = GATEWAYS.has(def.code)
         ? buildings.get(project.id) ?? project
-        : projectRooms[(have.length + i) % Math.max(1, projectRooms.length)] ?? project;
+        : bench >= 0 ? projectRooms.find((r) => r.name === FACTORY_BENCHES[bench]) ?? projectRooms[bench % Math.max(1, projectRooms.length)] ?? project
+          : projectRooms[(have.length + i) % Math.max(1, projectRooms.length)] ?? project;
       let n = have.length + i + 1;
       let code = `${tenant.code.toUpperCase()}-${shortType(def)}-${String(n).padStart(3, '0')}`;
       while (taken.has(code)) code = `${tenant.code.toUpperCase()}-${shortType(def)}-${String(++n).padStart(3, '0')}`;
@@ -104,6 +121,18 @@ export async function provisionSimulatedDevicesDetailed(db: Db, opts: ProvisionO
     for (let i = 0; i < rows.length; i += 200) {
       const ids = await db.insertInto('device').values(rows.slice(i, i + 200)).returning(['id', 'project_id']).execute();
       if (def.code === 'gateway') for (const r of ids) if (!gatewayOf.has(r.project_id)) gatewayOf.set(r.project_id, r.id);
+    }
+    // 4G devices come with their SIM card registered — all but every fourth, which the operator still has to enter
+    if (def.sleeps) {
+      const cards = rows.filter((_, i) => i % 4 !== 3).map((r, i) => {
+        const digits = [...r.device_code].reduce((h, ch) => (h * 131 + ch.charCodeAt(0)) % 1e12, 7);
+        return {
+          tenant_id: tenant.id, device_code: r.device_code, iccid: `8986${String(1100 + i).padStart(4, '0')}${String(digits).padStart(12, '0')}`,
+          carrier: CARRIER_SHARE[i % CARRIER_SHARE.length], activated_at: now - (200 + i * 37) * 86_400_000,
+          package_end: now + (i % 3 === 2 ? 20 : 165 + i * 30) * 86_400_000, data_limit_mb: 1024, data_used_mb: 40 + ((i * 97) % 600), updated_at: now,
+        };
+      });
+      if (cards.length) await db.insertInto('device_card').values(cards).execute();
     }
     created += rows.length;
   }
@@ -129,8 +158,13 @@ export async function provisionSimulatedDevicesDetailed(db: Db, opts: ProvisionO
   return { devices, created, adopted, skipped };
 }
 
+/** The devices the demo's in-process simulator plays: all but the few left unplugged (demoDeviceUnplugged). */
 export async function provisionSimulatedDevices(db: Db, opts: ProvisionOptions): Promise<SimDeviceSpec[]> {
-  return (await provisionSimulatedDevicesDetailed(db, opts)).devices;
+  const { devices } = await provisionSimulatedDevicesDetailed(db, opts);
+  // the factory line's devices are on their benches, plugged in
+  const onBench = new Set((await db.selectFrom('device').innerJoin('area', 'area.id', 'device.project_id').select('device.device_code')
+    .where('area.project_type', '=', FACTORY_LINE_PROJECT_TYPE).execute()).map((r) => r.device_code));
+  return devices.filter((d) => onBench.has(d.code) || !demoDeviceUnplugged(d.code, d.type));
 }
 
 /**

@@ -3,8 +3,10 @@ import { DEVICE_TYPES, DEVICE_TYPE_BY_CODE } from '@kelvin/contracts';
 import { seedDemo } from '../db/seed/demo.ts';
 import { startTestKelvin, type TestClient } from '../test/harness.ts';
 import { waitFor } from '../modules/devices/test-fixtures.ts';
-import { DeviceModel } from './model.ts';
-import { DEMO_DEVICES_PER_TYPE, FACTORY_LINE_DEVICE_TYPES, FACTORY_LINE_PROJECT_TYPE, provisionSimulatedDevicesDetailed } from './provision.ts';
+import { DeviceModel, outdoorTemperature } from './model.ts';
+import {
+  DEMO_DEVICES_PER_TYPE, FACTORY_BENCHES, FACTORY_LINE_DEVICE_TYPES, FACTORY_LINE_PROJECT_TYPE, provisionSimulatedDevices, provisionSimulatedDevicesDetailed,
+} from './provision.ts';
 import { startSimulator } from './runner.ts';
 import { runLoad } from './load.ts';
 import { connectWireDevice } from './wire.ts';
@@ -13,23 +15,75 @@ const HOUR = 3_600_000;
 const type = (code: string) => DEVICE_TYPE_BY_CODE.get(code)!;
 
 describe('设备模型', () => {
-  it('a heating thermostat drifts toward its set point with the valve open, then closes the valve', () => {
-    const t0 = Date.UTC(2026, 0, 10, 2);
+  it('a heated room warms at a plausible rate with the valve open, then holds its set point by switching the valve (hysteresis 回差)', () => {
+    const t0 = Date.UTC(2026, 0, 10, 2); // 10:00 in Shanghai, winter
     const m = new DeviceModel(type('device20020'), 'M-1', t0);
-    m.state.f03 = 15;
-    m.state.f04 = 22;
+    m.state.f00 = 1;
+    m.state.f03 = 17;
+    m.state.f04 = 26;
+    m.state.f18 = 1;
     m.step(t0 + 60_000);
     expect(m.state.f06).toBe(1);
-    m.step(t0 + 2 * HOUR);
-    expect(m.state.f03).toBeGreaterThan(17);
-    m.step(t0 + 8 * HOUR);
-    expect(Math.abs((m.state.f03 as number) - 22)).toBeLessThan(0.3);
+    // warming: never falls, 1.5–4 °C in the first hour (not a jump, not a crawl)
+    let last = m.state.f03 as number;
+    for (let min = 5; min <= 60; min += 5) {
+      m.step(t0 + min * 60_000);
+      expect(m.state.f03 as number).toBeGreaterThanOrEqual(last - 0.1);
+      last = m.state.f03 as number;
+    }
+    expect(last - 17).toBeGreaterThan(1.5);
+    expect(last - 17).toBeLessThan(4);
+    // then it holds 26 °C within the hysteresis band, the valve opening and closing
+    const valve = new Set<number>();
+    const temps: number[] = [];
+    for (let min = 6 * 60; min <= 12 * 60; min += 5) {
+      m.step(t0 + min * 60_000);
+      valve.add(m.state.f06 as number);
+      temps.push(m.state.f03 as number);
+    }
+    expect(valve).toEqual(new Set([0, 1]));
+    expect(Math.min(...temps)).toBeGreaterThan(24.7);
+    expect(Math.max(...temps)).toBeLessThan(26.6);
+    // raising the set point opens the valve at once, and the room only warms
+    m.state.f04 = 28;
+    m.step(t0 + 12 * HOUR + 60_000);
+    expect(m.state.f06).toBe(1);
+    const before = m.state.f03 as number;
+    m.step(t0 + 12.5 * HOUR);
+    expect(m.state.f03 as number).toBeGreaterThan(before);
+  });
+
+  it('some rooms are vacant (thermostat off) and some heat pumps show a fault from the start', () => {
+    const t0 = Date.UTC(2026, 0, 10, 2);
+    const rooms = Array.from({ length: 50 }, (_, i) => new DeviceModel(type('device20020'), `V-${i}`, t0));
+    const off = rooms.filter((m) => m.state.f00 === 0).length;
+    expect(off).toBeGreaterThan(3);
+    expect(off).toBeLessThan(20);
+    const pumps = Array.from({ length: 30 }, (_, i) => new DeviceModel(type('device20050'), `P-${i}`, t0));
+    expect(pumps.some((m) => m.state.f47 !== 0)).toBe(true);
+    expect(pumps.filter((m) => m.state.f47 !== 0).length).toBeLessThan(15);
+  });
+
+  it('a room that is switched off cools toward the outdoor temperature, faster in the cold night than by day', () => {
+    const t0 = Date.UTC(2026, 0, 10, 14); // 22:00 in Shanghai
+    const m = new DeviceModel(type('device20020'), 'M-off', t0);
+    m.state.f03 = 22;
+    m.state.f00 = 0;
+    m.step(t0 + 1000);
     expect(m.state.f06).toBe(0);
+    m.step(t0 + HOUR);
+    const drop = 22 - (m.state.f03 as number);
+    expect(drop).toBeGreaterThan(0.3);
+    expect(drop).toBeLessThan(1.2);
+    m.step(t0 + 48 * HOUR);
+    expect(m.state.f03 as number).toBeLessThan(10);
+    expect(outdoorTemperature(Date.UTC(2026, 0, 10, 20), false)).toBeLessThan(outdoorTemperature(Date.UTC(2026, 0, 10, 7), false));
   });
 
   it('billing run time grows only while the valve is open, on the fan speed in use; T_eq follows', () => {
     const t0 = Date.UTC(2026, 0, 10, 2);
     const m = new DeviceModel(type('device20030'), 'M-2', t0);
+    m.state.f00 = 1;
     m.state.f03 = 16;
     m.state.f04 = 26;
     m.state.f02 = 3;
@@ -103,6 +157,42 @@ describe('示范租户与模拟器', () => {
     const again = await provisionSimulatedDevicesDetailed(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
     expect(again.created).toBe(0);
     expect(again.devices.length).toBe(devices.length);
+  });
+
+  it('the demo varies: project sizes and room areas differ, benches are named as benches, most SIM cards are registered, a few devices stay unplugged', async () => {
+    await seedDemo(k.db);
+    const tenant = await k.db.selectFrom('tenant').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow();
+    const areas = await k.db.selectFrom('area').select(['id', 'parent_id', 'level', 'name', 'floor_area', 'project_type']).where('tenant_id', '=', tenant.id).execute();
+    const byId = new Map(areas.map((a) => [a.id, a]));
+    const projectOf = (a: (typeof areas)[number]) => {
+      let cur: (typeof areas)[number] | undefined = a;
+      while (cur && cur.level !== 'project') cur = cur.parent_id === null ? undefined : byId.get(cur.parent_id);
+      return cur!;
+    };
+    const roomsPer = new Map<number, number>();
+    for (const a of areas) if (a.level === 'room') roomsPer.set(projectOf(a).id, (roomsPer.get(projectOf(a).id) ?? 0) + 1);
+    expect(new Set(roomsPer.values()).size).toBeGreaterThan(4);
+    expect(new Set(areas.filter((a) => a.level === 'room' && a.floor_area !== null).map((a) => a.floor_area)).size).toBeGreaterThan(5);
+    // the factory line: a workshop with benches, and each bench's device named after it
+    const factoryRooms = areas.filter((a) => a.level === 'room' && projectOf(a).project_type === FACTORY_LINE_PROJECT_TYPE).map((a) => a.name);
+    expect(factoryRooms.sort()).toEqual([...FACTORY_BENCHES].sort());
+    const benchDevices = await k.db.selectFrom('device').select('device_name').where('area_id', 'in', areas.filter((a) => factoryRooms.includes(a.name)).map((a) => a.id)).execute();
+    expect(benchDevices.length).toBe(FACTORY_LINE_DEVICE_TYPES.length);
+    for (const d of benchDevices) expect(d.device_name).toMatch(/测试台 /);
+    // SIM cards: most 4G devices have one, not all
+    const cellular = DEVICE_TYPES.filter((t) => t.sleeps).map((t) => t.code);
+    const fourG = await k.db.selectFrom('device').select('device_code').where('tenant_id', '=', tenant.id).where('device_type', 'in', cellular).execute();
+    const cards = await k.db.selectFrom('device_card').select(['device_code', 'carrier']).where('tenant_id', '=', tenant.id).execute();
+    expect(cards.length).toBeGreaterThan(fourG.length / 2);
+    expect(cards.length).toBeLessThan(fourG.length);
+    expect(new Set(cards.map((c) => c.carrier)).size).toBeGreaterThan(1);
+    // a few devices are left unplugged, never a gateway
+    const all = await provisionSimulatedDevicesDetailed(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
+    const played = await provisionSimulatedDevices(k.db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
+    const unplugged = all.devices.length - played.length;
+    expect(unplugged).toBeGreaterThan(2);
+    expect(unplugged).toBeLessThan(all.devices.length / 5);
+    expect(played.filter((d) => d.type === 'gateway').length).toBe(all.devices.filter((d) => d.type === 'gateway').length);
   });
 
   it('simulated devices log in with their own credentials, report, and obey commands', async () => {

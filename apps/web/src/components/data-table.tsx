@@ -1,15 +1,18 @@
-import { useState, type Key, type ReactNode } from 'react';
-import { Button, Card, DatePicker, Form, Input, Select, Space, Table, type TableProps } from 'antd';
-import { DownloadOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { Button, Card, Checkbox, DatePicker, Empty, Form, Input, Pagination, Popover, Select, Space, Spin, Table, Tooltip, type TableProps } from 'antd';
+import { DownloadOutlined, ReloadOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import { useLocation } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '@kelvin/contracts';
 import type { Dayjs } from 'dayjs';
 import { download } from '../lib/http';
-import { useCan } from '../lib/ui';
+import { useCan, useIsMobile } from '../lib/ui';
 
 /**
  * THE list component (one table component for the whole console): query form on top, a toolbar with the page's
  * actions (新增 …) and 导出, a server-paginated table with 共 N 条. Filters are sent as query parameters.
+ * Wide tables scroll sideways with every column reachable; 列设置 hides columns (remembered per screen); on a phone
+ * each row is a card of label / value pairs.
  */
 export interface FilterField {
   name: string;
@@ -44,6 +47,86 @@ export interface DataTableProps<T> {
 }
 
 const PAGE_SIZES = [10, 20, 50, 100];
+/** width assumed for a column that declares none, when summing the table's scroll width */
+const FLEX_COLUMN_WIDTH = 140;
+
+type Column<T> = NonNullable<TableProps<T>['columns']>[number];
+/** the parts of a column a card needs (antd's column type is a union without them on every member) */
+type DataColumn<T> = { key?: Key; title?: unknown; dataIndex?: string | string[]; render?: (value: unknown, row: T, index: number) => ReactNode };
+
+export function columnKey<T>(c: Column<T> | DataColumn<T>, i: number): string {
+  const di = (c as DataColumn<T>).dataIndex;
+  return String(c.key ?? (Array.isArray(di) ? di.join('.') : di) ?? i);
+}
+
+/** The columns a user hid on a screen, kept in this browser (a preference, not a session value). */
+function useHiddenColumns(screen: string) {
+  const storageKey = `kelvin_columns:${screen}`;
+  const [hidden, setHidden] = useState<string[]>(() => {
+    try {
+      const v: unknown = JSON.parse(localStorage.getItem(storageKey) ?? '[]');
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  });
+  const save = (next: string[]) => {
+    setHidden(next);
+    if (next.length) localStorage.setItem(storageKey, JSON.stringify(next));
+    else localStorage.removeItem(storageKey);
+  };
+  return [hidden, save] as const;
+}
+
+function cellOf<T>(c: DataColumn<T>, row: T, index: number): ReactNode {
+  const di = c.dataIndex;
+  const value = di === undefined ? undefined
+    : (Array.isArray(di) ? di : [di]).reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], row);
+  if (c.render) return c.render(value, row, index);
+  return value === null || value === undefined || value === '' ? '—' : (value as ReactNode);
+}
+
+/** A phone's list: one card per row, the first column as its head, the rest as label / value pairs, 操作 at the foot. */
+function RowCards<T extends object>({ rows, columns, rowKey, rowSelection, loading }: {
+  rows: T[]; columns: Column<T>[]; rowKey: DataTableProps<T>['rowKey']; rowSelection?: TableProps<T>['rowSelection']; loading: boolean;
+}) {
+  const keyOf = (r: T, i: number): Key => (typeof rowKey === 'function' ? rowKey(r) : (r[rowKey] as Key) ?? i);
+  const [head, ...rest] = columns as unknown as DataColumn<T>[];
+  const op = rest.find((c) => c.key === 'op');
+  const pairs = rest.filter((c) => c !== op);
+  const selected = rowSelection?.selectedRowKeys ?? [];
+  const toggle = (key: Key) => {
+    const next = selected.includes(key) ? selected.filter((k) => k !== key) : [...selected, key];
+    rowSelection?.onChange?.(next, rows.filter((r, i) => next.includes(keyOf(r, i))), { type: 'multiple' });
+  };
+  return (
+    <Spin spinning={loading}>
+      {!rows.length && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" />}
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+        {rows.map((r, i) => {
+          const key = keyOf(r, i);
+          return (
+            <Card key={key} size="small" data-testid="row-card" styles={{ body: { padding: '8px 12px' } }}>
+              <div style={{ display: 'flex', alignItems: 'flex-start', gap: 8, marginBottom: 6, fontWeight: 500 }}>
+                {rowSelection && <Checkbox checked={selected.includes(key)} onChange={() => toggle(key)} />}
+                <div style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{head ? cellOf(head, r, i) : null}</div>
+              </div>
+              <dl style={{ display: 'grid', gridTemplateColumns: 'minmax(72px, max-content) 1fr', gap: '4px 12px', margin: 0, fontSize: 13 }}>
+                {pairs.map((c, ci) => (
+                  <div key={columnKey(c, ci)} style={{ display: 'contents' }}>
+                    <dt style={{ color: 'rgba(0,0,0,0.55)', whiteSpace: 'nowrap' }}>{c.title as ReactNode}</dt>
+                    <dd style={{ margin: 0, minWidth: 0, overflowWrap: 'anywhere' }}>{cellOf(c, r, i)}</dd>
+                  </div>
+                ))}
+              </dl>
+              {op && <div style={{ marginTop: 6, borderTop: '1px solid #f0f0f0', paddingTop: 4 }}>{cellOf(op, r, i)}</div>}
+            </Card>
+          );
+        })}
+      </div>
+    </Spin>
+  );
+}
 
 function toQuery(values: Record<string, unknown>): Record<string, string | number | undefined> {
   const out: Record<string, string | number | undefined> = {};
@@ -64,6 +147,37 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   const [page, setPage] = useState({ pageNo: 1, pageSize: defaultPageSize });
   const [exporting, setExporting] = useState(false);
   const canExport = useCan(exportCode ?? '__none__');
+  const mobile = useIsMobile();
+  const { pathname } = useLocation();
+  const [hidden, setHidden] = useHiddenColumns(`${pathname}:${String(queryKey[0])}`);
+  const allColumns = useMemo(() => columns ?? [], [columns]);
+  const shown = useMemo(() => allColumns.filter((c, i) => !hidden.includes(columnKey(c, i))), [allColumns, hidden]);
+  // the scroll width is never less than the columns need, so a fixed 操作 column cannot cover others
+  const scrollX = Math.max(props.scrollX ?? 0, shown.reduce((sum, c) => sum + (typeof c.width === 'number' ? c.width : FLEX_COLUMN_WIDTH), 0));
+  const columnSettings = allColumns.length > 2 && (
+    <Popover
+      trigger="click"
+      placement="bottomRight"
+      title="显示的列"
+      content={(
+        <div data-testid="column-settings" style={{ display: 'flex', flexDirection: 'column', gap: 4, maxHeight: 360, overflowY: 'auto' }}>
+          {allColumns.map((c, i) => {
+            const key = columnKey(c, i);
+            const locked = i === 0 || c.key === 'op';
+            return (
+              <Checkbox key={key} disabled={locked} checked={!hidden.includes(key)}
+                onChange={(e) => setHidden(e.target.checked ? hidden.filter((k) => k !== key) : [...hidden, key])}>
+                {c.title as ReactNode}
+              </Checkbox>
+            );
+          })}
+          {hidden.length > 0 && <Button size="small" type="link" style={{ alignSelf: 'flex-start', padding: 0 }} onClick={() => setHidden([])}>显示全部列</Button>}
+        </div>
+      )}
+    >
+      <Tooltip title="列设置"><Button icon={<SettingOutlined />} aria-label="列设置" /></Tooltip>
+    </Popover>
+  );
   const listParams: ListParams = { ...params, ...applied, ...page };
   const query = useQuery({
     queryKey: [...queryKey, listParams],
@@ -106,8 +220,8 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         </Form>
         </div>
       )}
-      {(toolbar || (exportUrl && canExport)) && (
-        <div style={{ display: 'flex', justifyContent: 'flex-end', gap: 8, marginBottom: 12 }}>
+      {(toolbar || (exportUrl && canExport) || columnSettings) && (
+        <div style={{ display: 'flex', justifyContent: 'flex-end', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
           {toolbar}
           {exportUrl && canExport && (
             <Button
@@ -127,17 +241,32 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
               导出
             </Button>
           )}
+          {!mobile && columnSettings}
         </div>
       )}
+      {mobile ? (
+        <>
+          <RowCards rows={query.data?.rows ?? []} columns={allColumns} rowKey={rowKey} rowSelection={props.rowSelection} loading={query.isFetching} />
+          <Pagination
+            simple
+            style={{ marginTop: 12, justifyContent: 'center' }}
+            current={page.pageNo}
+            pageSize={page.pageSize}
+            total={query.data?.total ?? 0}
+            showTotal={(n) => `共 ${n} 条`}
+            onChange={(pageNo) => setPage((p) => ({ ...p, pageNo }))}
+          />
+        </>
+      ) : (
       <Table<T>
         size="middle"
         rowKey={rowKey as TableProps<T>['rowKey']}
-        columns={columns}
+        columns={shown}
         dataSource={query.data?.rows ?? []}
         loading={query.isFetching}
         rowSelection={props.rowSelection}
         expandable={props.expandable}
-        scroll={props.scrollX ? { x: props.scrollX } : undefined}
+        scroll={{ x: scrollX }}
         pagination={{
           current: page.pageNo,
           pageSize: page.pageSize,
@@ -148,6 +277,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
           onChange: (pageNo, pageSize) => setPage({ pageNo: pageSize !== page.pageSize ? 1 : pageNo, pageSize }),
         }}
       />
+      )}
     </Card>
   );
 }

@@ -7,7 +7,7 @@ import { useProject } from '../stores/project';
 export function PageContainer({ title, extra, children }: { title: ReactNode; extra?: ReactNode; children: ReactNode }) {
   return (
     <section style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
-      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', minHeight: 32 }}>
+      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 8, minHeight: 32 }}>
         <h2 style={{ margin: 0, fontSize: 18, fontWeight: 600 }}>{title}</h2>
         {extra}
       </div>

@@ -56,7 +56,7 @@ export function Sidebar({ collapsed, onNavigate }: { collapsed: boolean; onNavig
             onClick={() => (isDir ? toggle(item.key) : activate(item))}
           >
             <span className="kv-side-icon"><MenuIcon name={item.icon} /></span>
-            <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{item.title}</span>
+            <span title={item.title} style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{item.title}</span>
             {isDir && <DownOutlined className="kv-arrow" />}
           </div>
           {isDir && open && <div className="kv-side-sub">{render(item.children, depth + 1)}</div>}

@@ -1,7 +1,7 @@
 import { MENUS, PLATFORM_ONLY_MENUS, elementCodes } from '@kelvin/contracts';
 import type { Db } from '../index.ts';
 import { hashPassword, randomPassword } from '../../modules/auth/index.ts';
-import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from '../../simulator/provision.ts';
+import { DEMO_DEVICES_PER_TYPE, FACTORY_BENCHES, provisionSimulatedDevices } from '../../simulator/provision.ts';
 
 interface DemoProject {
   name: string;
@@ -11,6 +11,8 @@ interface DemoProject {
   address: string;
   lng: number;
   lat: number;
+  /** buildings × floors × rooms per floor (default 2 × 3 × 4) */
+  size?: [number, number, number];
 }
 
 /**
@@ -22,30 +24,30 @@ export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
     name: '华北区域',
     projects: [
       { name: '阳光花园小区', projectType: 'PT1011', projectType2: 101, billingScheme: 1, address: '北京市朝阳区阳光路 8 号', lng: 116.48, lat: 39.95 },
-      { name: '金融中心写字楼', projectType: 'PT2010', projectType2: 102, billingScheme: 9, address: '北京市西城区金融大街 15 号', lng: 116.36, lat: 39.92 },
-      { name: '滨河热计量小区', projectType: 'PT4010', projectType2: 105, billingScheme: 21, address: '天津市河西区滨河路 66 号', lng: 117.22, lat: 39.1 },
-      { name: '国贸 V2 空调计费大厦', projectType: 'PT2015', projectType2: 101, billingScheme: 1, address: '北京市朝阳区建国门外大街 1 号', lng: 116.46, lat: 39.91 },
-      { name: '望京多联机办公楼', projectType: 'PT2012', projectType2: 101, billingScheme: 3, address: '北京市朝阳区望京街 10 号', lng: 116.48, lat: 40.0 },
+      { name: '金融中心写字楼', projectType: 'PT2010', projectType2: 102, billingScheme: 9, address: '北京市西城区金融大街 15 号', lng: 116.36, lat: 39.92, size: [1, 8, 6] },
+      { name: '滨河热计量小区', projectType: 'PT4010', projectType2: 105, billingScheme: 21, address: '天津市河西区滨河路 66 号', lng: 117.22, lat: 39.1, size: [4, 6, 4] },
+      { name: '国贸 V2 空调计费大厦', projectType: 'PT2015', projectType2: 101, billingScheme: 1, address: '北京市朝阳区建国门外大街 1 号', lng: 116.46, lat: 39.91, size: [1, 12, 5] },
+      { name: '望京多联机办公楼', projectType: 'PT2012', projectType2: 101, billingScheme: 3, address: '北京市朝阳区望京街 10 号', lng: 116.48, lat: 40.0, size: [2, 5, 3] },
     ],
   },
   {
     name: '华东区域',
     projects: [
-      { name: '东湖水力平衡站', projectType: 'PT4020', projectType2: null, billingScheme: 7, address: '杭州市西湖区东湖路 2 号', lng: 120.15, lat: 30.27 },
-      { name: '临港 4G 电能园区', projectType: 'PT5010', projectType2: 103, billingScheme: 3, address: '上海市浦东新区临港大道 99 号', lng: 121.9, lat: 30.9 },
-      { name: '崇明光伏电站', projectType: 'PT5020', projectType2: null, billingScheme: null, address: '上海市崇明区光明路 1 号', lng: 121.4, lat: 31.62 },
-      { name: '苏州 4G 通断热分摊', projectType: 'PT1013', projectType2: 104, billingScheme: 12, address: '苏州市工业园区星湖街 328 号', lng: 120.72, lat: 31.3 },
-      { name: '南京 4G 空调公寓', projectType: 'PT2013', projectType2: 103, billingScheme: 1, address: '南京市鼓楼区中山北路 30 号', lng: 118.78, lat: 32.07 },
-      { name: '张江综合能源园区', projectType: 'PT5030', projectType2: null, billingScheme: 7, address: '上海市浦东新区张江路 100 号', lng: 121.6, lat: 31.2 },
+      { name: '东湖水力平衡站', projectType: 'PT4020', projectType2: null, billingScheme: 7, address: '杭州市西湖区东湖路 2 号', lng: 120.15, lat: 30.27, size: [1, 2, 2] },
+      { name: '临港 4G 电能园区', projectType: 'PT5010', projectType2: 103, billingScheme: 3, address: '上海市浦东新区临港大道 99 号', lng: 121.9, lat: 30.9, size: [3, 2, 6] },
+      { name: '崇明光伏电站', projectType: 'PT5020', projectType2: null, billingScheme: null, address: '上海市崇明区光明路 1 号', lng: 121.4, lat: 31.62, size: [1, 1, 2] },
+      { name: '苏州 4G 通断热分摊', projectType: 'PT1013', projectType2: 104, billingScheme: 12, address: '苏州市工业园区星湖街 328 号', lng: 120.72, lat: 31.3, size: [3, 4, 4] },
+      { name: '南京 4G 空调公寓', projectType: 'PT2013', projectType2: 103, billingScheme: 1, address: '南京市鼓楼区中山北路 30 号', lng: 118.78, lat: 32.07, size: [2, 10, 6] },
+      { name: '张江综合能源园区', projectType: 'PT5030', projectType2: null, billingScheme: 7, address: '上海市浦东新区张江路 100 号', lng: 121.6, lat: 31.2, size: [2, 4, 5] },
       // the factory line: devices on the test benches before they ship (simulator/provision.ts FACTORY_LINE_DEVICE_TYPES)
       { name: '吴中出厂检测线', projectType: 'PT5000', projectType2: null, billingScheme: null, address: '苏州市吴中区东吴北路 88 号', lng: 120.63, lat: 31.26 },
     ],
   },
 ];
 
-const BUILDINGS = 2;
-const FLOORS = 3;
-const ROOMS = 4;
+const DEFAULT_SIZE: [number, number, number] = [2, 3, 4];
+/** flats and offices of different sizes (m²), picked by the room's position so every run seeds the same */
+const ROOM_AREAS = [89.5, 112, 135.8, 68.2, 56.4, 143.6, 98.7, 121.3, 74.9, 168.2];
 
 export async function seedDemo(db: Db): Promise<{ username: string; password: string } | null> {
   const exists = await db.selectFrom('tenant').select('id').where('code', '=', 'demo').executeTakeFirst();
@@ -71,15 +73,25 @@ export async function seedDemo(db: Db): Promise<{ username: string; password: st
       const regionId = await area(null, 'region', region.name, ri);
       for (const [pi, p] of region.projects.entries()) {
         const projectId = await area(regionId, 'project', p.name, pi, p);
-        for (let b = 1; b <= BUILDINGS; b++) {
+        const room = (parentId: number, name: string, i: number, floorArea: number | null) => ({
+          tenant_id: tenantId, parent_id: parentId, level: 'room', name, code: null, sort_no: i,
+          floor_area: floorArea, project_type: null, project_type2: null, billing_scheme: null,
+          address: null, lng: null, lat: null, alias: null, created_at: now,
+        });
+        if (p.projectType === 'PT5000') {
+          const workshop = await area(projectId, 'building', '检测车间', 1);
+          const line = await area(workshop, 'floor', '1号测试线', 1);
+          await trx.insertInto('area').values(FACTORY_BENCHES.map((name, i) => room(line, name, i, null))).execute();
+          continue;
+        }
+        const [buildings, floors, perFloor] = p.size ?? DEFAULT_SIZE;
+        for (let b = 1; b <= buildings; b++) {
           const buildingId = await area(projectId, 'building', `${b}号楼`, b);
-          for (let f = 1; f <= FLOORS; f++) {
+          for (let f = 1; f <= floors; f++) {
             const floorId = await area(buildingId, 'floor', `${f}层`, f);
-            const rooms = Array.from({ length: ROOMS }, (_, i) => ({
-              tenant_id: tenantId, parent_id: floorId, level: 'room', name: `${f}0${i + 1}室`, code: null, sort_no: i,
-              floor_area: [89.5, 112, 135.8, 68.2][i], project_type: null, project_type2: null, billing_scheme: null,
-              address: null, lng: null, lat: null, alias: null, created_at: now,
-            }));
+            const rooms = Array.from({ length: perFloor }, (_, i) => room(
+              floorId, `${f}${String(i + 1).padStart(2, '0')}室`, i, ROOM_AREAS[(pi * 7 + b * 3 + f + i) % ROOM_AREAS.length],
+            ));
             await trx.insertInto('area').values(rooms).execute();
           }
         }

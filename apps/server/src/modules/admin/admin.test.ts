@@ -275,7 +275,7 @@ describe('操作日志', () => {
     const page = await data('GET', `/api/admin/gateLog/page?username=adma_logger&timeFrom=${start}`, A.token);
     expect(page.rows.map((r: { operation: string; status: number }) => [r.operation, r.status])).toEqual([
       ['拒绝访问：删除节假日', 403],
-      ['保存节假日', 200],
+      ['保存节假日「元旦」', 200],
       ['登录', 200],
     ]);
     expect(page.rows[1]).toMatchObject({ menuCode: 'holidayManagement_n', menuTitle: '节假日管理', method: 'POST', uri: '/api/v1/holiday/update' });
@@ -290,7 +290,7 @@ describe('操作日志', () => {
     expect(file.headers['content-disposition']).toMatch(/filename\*=UTF-8''%E6%93%8D%E4%BD%9C%E6%97%A5%E5%BF%97_/);
     const lines = await xlsxText(file.raw);
     expect(lines[0]).toBe('时间|账号|菜单|操作|请求方法|请求地址|来源地址|结果');
-    expect(lines.slice(1).map((l) => l.split('|')[3])).toEqual(['拒绝访问：删除节假日', '保存节假日', '登录']);
+    expect(lines.slice(1).map((l) => l.split('|')[3])).toEqual(['拒绝访问：删除节假日', '保存节假日「元旦」', '登录']);
     expect(lines[2]).toContain('节假日管理');
   });
 });

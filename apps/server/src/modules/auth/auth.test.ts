@@ -174,16 +174,19 @@ describe('令牌与会话', () => {
 });
 
 describe('审计 gate log', () => {
-  it('records logins, logouts, changes and denials with user, menu and URI', async () => {
-    const t = await createTenantWithProject(k.db, 'audit', ['area', 'area:btn_edit']);
+  it('records logins, logouts, changes and denials with user, menu, URI and the object acted on; reads are not logged', async () => {
+    const t = await createTenantWithProject(k.db, 'audit', ['area', 'area:btn_edit', 'projectview']);
     const token = await k.login(t.username, t.password);
+    // a POST that only reads (the project's file list) is not an operation
+    const files = await k.call('POST', '/api/v1/static/getProjectFile', { token, body: { projectId: t.projectId } });
+    expect(files.body.code).toBe(200);
     await k.call('PUT', `/api/v1/area/${t.buildingId}`, { token, body: { name: '审计楼' } });
     await k.call('POST', `/api/v1/area/deletebyid/${t.buildingId}`, { token });
     const rows = await k.db.selectFrom('gate_log').selectAll().where('tenant_id', '=', t.tenantId).orderBy('id').execute();
     expect(rows.map((r) => [r.operation, r.status])).toEqual([
       ['登录', 200],
-      ['修改区域', 200],
-      ['拒绝访问：删除区域', 403],
+      ['修改区域「审计楼」', 200],
+      [`拒绝访问：删除区域（编号 ${t.buildingId}）`, 403],
     ]);
     expect(rows[1]).toMatchObject({ username: t.username, menu_code: 'area', method: 'PUT', uri: `/api/v1/area/${t.buildingId}` });
   });

@@ -199,7 +199,7 @@ describe('租户隔离', () => {
     const res = await k.call('POST', `/api/v1/device/refreshdevice/${foreign.id}`, { token: admin });
     expect(res.body.code).toBe(200);
     const gate = await k.db.selectFrom('gate_log').select(['username', 'operation']).where('uri', '=', `/api/v1/device/refreshdevice/${foreign.id}`).execute();
-    expect(gate).toEqual([{ username: 'admin', operation: '刷新设备数据' }]);
+    expect(gate).toEqual([{ username: 'admin', operation: `刷新设备数据（编号 ${foreign.id}）` }]);
     const log = await k.call('GET', `/api/v1/device/operationlog?deviceId=${foreign.id}`, { token: tokenB });
     expect(log.body.data.rows[0]).toMatchObject({ username: 'admin', detail: '刷新数据' });
   });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import {
-  DEVICE_ACTION_LABELS, DEVICE_CATEGORY_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, ResultCode, deviceTopic,
+  DEVICE_ACTION_LABELS, DEVICE_CATEGORY_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, ResultCode, compareAreaNames, deviceTopic,
   deviceTypesForProjectType, type AreaTreeNode, type DeviceCredentials, type DeviceDetail, type DeviceListQuery, type DeviceRow,
   type DeviceTypeDef, type FieldValue,
 } from '@kelvin/contracts';
@@ -289,7 +289,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
         if (!groups.has(key)) groups.set(key, { areaId: key, areaPath: d.areaPath, devices: [] });
         groups.get(key)!.devices.push(d);
       }
-      return [...groups.values()];
+      return [...groups.values()].sort((a, b) => compareAreaNames(a.areaPath, b.areaPath));
     },
 
     /** Sub-devices of a gateway or manager, optionally within an area, by page. */

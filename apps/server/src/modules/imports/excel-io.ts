@@ -111,7 +111,7 @@ export async function readRows(buffer: Buffer, model: ImportModel): Promise<Shee
     rows.push({ row: r, values });
     if (rows.length > IMPORT_MAX_ROWS) throw invalid(`一次最多导入 ${IMPORT_MAX_ROWS} 行，请拆分文件`, ['file']);
   }
-  if (!rows.length) throw invalid('文件中没有数据行', ['file']);
+  if (!rows.length) throw invalid('文件中没有数据行：请从第 2 行起每行填写一条数据（各列的填写示例见「说明」工作表）', ['file']);
   return rows;
 }
 

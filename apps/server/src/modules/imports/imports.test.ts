@@ -157,7 +157,10 @@ describe('项目楼宇导入', () => {
     const notExcel = await importTree(tokenA, Buffer.from('区域,项目\n华北,阳光'));
     expect(notExcel.body).toMatchObject({ code: 40000, msg: '文件不是有效的 Excel（.xlsx）文件' });
     const empty = await importTree(tokenA, await xlsx(HEADER, []));
-    expect(empty.body).toMatchObject({ code: 40000, msg: '文件中没有数据行' });
+    expect(empty.body).toMatchObject({ code: 40000, msg: '文件中没有数据行：请从第 2 行起每行填写一条数据（各列的填写示例见「说明」工作表）' });
+    // the template as downloaded says where to write, not just that it is empty
+    const untouched = await importTree(tokenA, (await get(tokenA, '/api/v1/area/downloadImportModel?modelType=project')).raw);
+    expect(untouched.body.msg).toContain('请从第 2 行起每行填写一条数据');
     const noFile = await k.call('POST', '/api/v1/area/projectimport', { token: tokenA, body: {} });
     expect(noFile.body.code).toBe(40000);
   });

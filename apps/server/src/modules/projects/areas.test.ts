@@ -21,6 +21,26 @@ afterAll(() => k?.close());
 const create = (token: string, qty: number, body: Record<string, unknown>) => k.call('POST', `/api/v1/area/create/${qty}`, { token, body });
 const nameOf = async (id: number) => (await k.db.selectFrom('area').select(['name', 'parent_id', 'floor_area']).where('id', '=', id).executeTakeFirstOrThrow());
 
+describe('区域的顺序', () => {
+  it('the tree lists buildings, floors and rooms in natural order whatever order they were created in', async () => {
+    const t = await createTenantWithProject(k.db, 'treeorder', CODES);
+    const token = await k.login(t.username, t.password);
+    const [b10] = (await create(token, 1, { parentId: t.projectId, level: 'building', name: '10号楼' })).body.data;
+    await create(token, 1, { parentId: t.projectId, level: 'building', name: '2号楼' });
+    const [f10] = (await create(token, 1, { parentId: b10, level: 'floor', name: '10层' })).body.data;
+    await create(token, 1, { parentId: b10, level: 'floor', name: '2层' });
+    await create(token, 1, { parentId: f10, level: 'room', name: '1001室' });
+    await create(token, 1, { parentId: f10, level: 'room', name: '101室' });
+    const tree = (await k.call('GET', `/api/v1/area/tree/${t.projectId}`, { token })).body.data;
+    type N = { label: string; children: N[] };
+    const project: N = tree[0];
+    expect(project.children.map((n) => n.label)).toEqual(['1号楼', '2号楼', '10号楼']);
+    const building10 = project.children[2];
+    expect(building10.children.map((n) => n.label)).toEqual(['2层', '10层']);
+    expect(building10.children[1].children.map((n) => n.label)).toEqual(['101室', '1001室']);
+  });
+});
+
 describe('批量新建的命名', () => {
   it('counts on from a trailing number and keeps its width, else appends 1…n', () => {
     expect(sequenceNames('101', 3)).toEqual(['101', '102', '103']);

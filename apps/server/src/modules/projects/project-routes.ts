@@ -73,7 +73,7 @@ export async function projectPageRoutes(app: FastifyInstance, opts: { projects: 
   const fileTags = ['项目文件'];
   r.post('/api/v1/static/getProjectFile', {
     schema: { tags: fileTags, summary: '项目文件列表', body: projectFileListBody },
-    config: { access: 'projectview' },
+    config: { access: 'projectview', operation: false },
   }, async (req) => ok(await files.list(actorOf(req).scope, req.body.projectId)));
 
   r.post('/api/v1/static/uploadProjectFile', {

@@ -1,3 +1,4 @@
+import { compareAreaNames } from '@kelvin/contracts';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { AreaTable } from '../../db/schema.ts';
@@ -6,10 +7,23 @@ import { scoped, type Scope } from '../../lib/scope.ts';
 export type AreaRow = Awaited<ReturnType<typeof listAreas>>[number];
 
 /** Every area row the scope's tenant(s) own; project grants are applied by the service. */
-export function listAreas(db: Db, scope: Scope, levels?: string[]) {
+export async function listAreas(db: Db, scope: Scope, levels?: string[]) {
   let q = scoped(db.selectFrom('area').selectAll(), scope, { project: null });
   if (levels) q = q.where('level', 'in', levels);
-  return q.orderBy('sort_no').orderBy('id').execute();
+  return sortAreas(await q.execute());
+}
+
+const OPERATOR_ORDERED = new Set(['region', 'project']);
+
+/**
+ * The order every tree and list of areas shows: buildings, floors and rooms in natural name order; regions and
+ * projects in the order they were set up (the first project is the one the console opens on).
+ */
+export function sortAreas<T extends { name: string; id: number; level: string; sort_no: number }>(rows: T[]): T[] {
+  const byOperator = (r: T) => OPERATOR_ORDERED.has(r.level);
+  return rows.sort((a, b) => Number(byOperator(b)) - Number(byOperator(a))
+    || (byOperator(a) ? a.sort_no - b.sort_no : compareAreaNames(a.name, b.name))
+    || a.id - b.id);
 }
 
 export function findArea(db: Db, scope: Scope, id: number) {

@@ -396,7 +396,7 @@ export function createProjectService(db: Db) {
 
     /** Projects visible to the scope (for other domains and the map). */
     async visibleProjects(scope: Scope): Promise<AreaRow[]> {
-      return repo.projectsQuery(db, scope, {}).orderBy('sort_no').orderBy('id').execute();
+      return repo.sortAreas(await repo.projectsQuery(db, scope, {}).execute());
     },
 
     async projectPage(scope: Scope, q: { pageNo: number; pageSize: number; name?: string; projectType?: string }) {
@@ -422,7 +422,7 @@ export function createProjectService(db: Db) {
 
     /** projectindex: every visible project as a marker (projects without coordinates are listed, not placed). */
     async projectMap(scope: Scope): Promise<{ items: ProjectMapItem[]; statusLabels: typeof PROJECT_MAP_STATUS_LABELS }> {
-      const rows = await repo.projectsQuery(db, scope, {}).orderBy('sort_no').orderBy('id').execute();
+      const rows = repo.sortAreas(await repo.projectsQuery(db, scope, {}).execute());
       const counts = await countsOf(rows.map((r) => r.id));
       const items = rows.map((r) => {
         const c = counts.get(r.id)!;

@@ -56,10 +56,9 @@ export default function GroupTypeManager() {
         fetchPage={groupTypeApi.page}
         params={{ tenantId }}
         rowKey="id"
-        filters={[{ name: 'keyword', label: '关键字', placeholder: '名称或编码' }]}
+        filters={[{ name: 'keyword', label: '关键字', placeholder: '类型名称' }]}
         toolbar={<Can code="groupTypeManager:btn_add"><Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>新增类型</Button></Can>}
         columns={[
-          { title: '编码', dataIndex: 'code', width: 160 },
           { title: '名称', dataIndex: 'name', width: 200 },
           { title: '描述', dataIndex: 'description', render: (v) => v ?? '—' },
           { title: '来源', dataIndex: 'builtin', width: 100, render: (v) => (v ? <Tag color="blue">内置</Tag> : <Tag>自定义</Tag>) },
@@ -76,7 +75,9 @@ export default function GroupTypeManager() {
         ]}
       />
       <FormModal title={editing === 'new' ? '新增角色类型' : '编辑角色类型'} open={editing !== null} onClose={() => setEditing(null)} form={form} saving={save.isPending} onSave={(v) => save.mutate(v)}>
-        <Form.Item name="code" label="类型编码" required rules={[zodRule(f.code)]}><Input disabled={editing !== 'new'} maxLength={32} /></Form.Item>
+        {editing === 'new' && (
+          <Form.Item name="code" label="类型编码" required rules={[zodRule(f.code)]} extra="系统内部标识，保存后不可修改"><Input maxLength={32} /></Form.Item>
+        )}
         <Form.Item name="name" label="类型名称" required rules={[zodRule(f.name)]}><Input maxLength={100} /></Form.Item>
         <Form.Item name="description" label="描述" rules={[zodRule(f.description)]}><Input.TextArea rows={3} maxLength={500} /></Form.Item>
       </FormModal>

@@ -3,7 +3,7 @@ import { Alert, App, Descriptions, Empty, Space, Table } from 'antd';
 import type { FieldDef } from '@kelvin/contracts/device-types';
 import { DEVICE_ACTION_LABELS, DEVICE_TYPE_BY_CODE, fieldDisplay } from '@kelvin/contracts/device-registry';
 import type { CommandView, FieldValue } from '@kelvin/contracts/device';
-import { PreventClickButton } from '../../../lib/ui';
+import { PreventClickButton, useIsMobile } from '../../../lib/ui';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, useDeviceDetail } from '../api';
 import { FieldInput, checkFieldValue } from '../../../components/field-input';
@@ -18,6 +18,7 @@ import { AppDrawer } from '../../../components/app-drawer';
 export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; onClose(): void }) {
   const { message } = App.useApp();
   const now = useNow();
+  const mobile = useIsMobile();
   const detail = useDeviceDetail(deviceId);
   const device = detail.data;
   const def = device ? DEVICE_TYPE_BY_CODE.get(device.deviceType) : undefined;
@@ -42,27 +43,33 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
   };
 
   const writable = def?.fields.filter((f) => f.writable) ?? [];
+  const current = (f: FieldDef) => <span data-testid={`current-${f.code}`}>{fieldDisplay(def!, f.code, device!.fields[f.code])}</span>;
   return (
-    <AppDrawer open={deviceId !== null} onClose={onClose} size={600} destroyOnHidden
+    <AppDrawer open={deviceId !== null} onClose={onClose} size={mobile ? '100%' : 600} destroyOnHidden styles={mobile ? { body: { padding: 12 } } : undefined}
       title={device ? `设备控制 · ${device.deviceName}` : '设备控制'} data-testid="control-drawer">
       {!device || !def ? <Empty description={detail.isLoading ? '加载中…' : '设备不存在'} /> : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-          <Descriptions size="small" column={2} bordered items={[
+          <Descriptions size="small" column={mobile ? 1 : 2} bordered styles={{ label: { whiteSpace: 'nowrap' } }} items={[
             { key: 'code', label: '设备编号', children: device.deviceCode },
             { key: 'type', label: '设备类型', children: def.name },
             { key: 'online', label: '状态', children: <OnlineBadge online={isOnline(device, now)} /> },
             { key: 'last', label: '最后上报', children: device.lastReportAt ? formatDateTime(device.lastReportAt) : '从未上报' },
-            { key: 'area', label: '位置', span: 2, children: device.areaPath || '—' },
+            { key: 'area', label: '位置', span: mobile ? 1 : 2, children: device.areaPath || '—' },
           ]} />
           {def.sleeps && <Alert type="info" showIcon title="4G 设备间歇唤醒：指令保存在服务器，设备下次唤醒上线时下发（有效期 6 小时）。" />}
           <Table<FieldDef>
             size="small"
             rowKey="code"
             pagination={false}
+            scroll={{ x: 'max-content' }}
             dataSource={writable}
             columns={[
-              { title: '参数', dataIndex: 'label', width: 110 },
-              { title: '当前值', key: 'now', width: 110, render: (_, f) => <span data-testid={`current-${f.code}`}>{fieldDisplay(def, f.code, device.fields[f.code])}</span> },
+              // on a phone the current value sits under the parameter's name, so 设定 and 下发 fit the width
+              {
+                title: '参数', dataIndex: 'label', width: mobile ? 88 : 110,
+                render: (label: string, f) => (mobile ? <>{label}<div style={{ color: 'rgba(0,0,0,0.55)', fontSize: 12 }}>{current(f)}</div></> : label),
+              },
+              ...(mobile ? [] : [{ title: '当前值', key: 'now', width: 110, render: (_: unknown, f: FieldDef) => current(f) }]),
               {
                 title: '设定', key: 'set',
                 render: (_, f) => (
@@ -84,6 +91,7 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
             title={() => '本次下发的指令'}
             pagination={false}
             locale={{ emptyText: '尚未下发指令' }}
+            scroll={{ x: 'max-content' }}
             dataSource={issued}
             columns={[
               { title: '时间', dataIndex: 'createdAt', width: 150, render: (v) => formatDateTime(v) },

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { DeviceTypeDef, FieldDef } from '@kelvin/contracts/device-types';
 import { DEVICE_TYPE_BY_CODE, chartFields, fieldDisplay } from '@kelvin/contracts/device-registry';
 import type { DeviceDetail, OperationLogRow } from '@kelvin/contracts/device';
+import { useIsMobile } from '../../../lib/ui';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceDetail } from '../api';
 import { dataRange, fitToData } from './history-option';
@@ -64,6 +65,7 @@ function History({ device, def, fields }: { device: DeviceDetail; def: DeviceTyp
 /** A device in full: state with report times, history charts (ECharts) over a chosen range, its operation log. */
 export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | null; onClose(): void }) {
   const now = useNow();
+  const mobile = useIsMobile();
   const q = useDeviceDetail(deviceId);
   const log = useQuery({
     queryKey: deviceKeys.oplog(deviceId),
@@ -82,10 +84,10 @@ export function DeviceDetailDrawer({ deviceId, onClose }: { deviceId: number | n
   }, [d, def]);
 
   return (
-    <AppDrawer open={deviceId !== null} onClose={onClose} size={960} destroyOnHidden title={d ? `设备详情 · ${d.deviceName}` : '设备详情'}>
+    <AppDrawer open={deviceId !== null} onClose={onClose} size={mobile ? '100%' : 960} destroyOnHidden title={d ? `设备详情 · ${d.deviceName}` : '设备详情'}>
       {!d || !def ? <Empty description={q.isLoading ? '加载中…' : '设备不存在'} /> : (
         <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-          <Descriptions size="small" column={3} bordered items={[
+          <Descriptions size="small" column={mobile ? 1 : 3} bordered styles={{ label: { whiteSpace: 'nowrap' } }} items={[
             { key: 'code', label: '设备编号', children: d.deviceCode },
             { key: 'type', label: '设备类型', children: def.name },
             { key: 'online', label: '状态', children: <OnlineBadge online={isOnline(d, now)} /> },

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Empty, Segmented, Space, Statistic, Typography } from 'antd';
-import { useLocation } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { DEVICE_TYPE_BY_CODE, fieldDisplay, fieldOf } from '@kelvin/contracts/device-registry';
 import type { DeviceRow } from '@kelvin/contracts/device';
 import { DataTable } from '../../../components/data-table';
@@ -38,6 +38,9 @@ export default function DeviceMonitor() {
   const canControl = canControlType || canControlAll;
   const [controlId, setControlId] = useState<number | null>(null);
   const [detailId, setDetailId] = useState<number | null>(null);
+  // ?device=<id> (a device clicked on 项目视图) opens that device's detail
+  const [search, setSearch] = useSearchParams();
+  const linkedId = Number(search.get('device')) || null;
   const areas = useMemo(() => buildingFloorOptions(tree.data), [tree.data]);
 
   const columns = useMemo(() => {
@@ -106,7 +109,10 @@ export default function DeviceMonitor() {
         />
       )}
       <ControlDrawer deviceId={controlId} onClose={() => setControlId(null)} />
-      <DeviceDetailDrawer deviceId={detailId} onClose={() => setDetailId(null)} />
+      <DeviceDetailDrawer deviceId={detailId ?? linkedId} onClose={() => {
+        setDetailId(null);
+        if (linkedId) setSearch((q) => { q.delete('device'); return q; }, { replace: true });
+      }} />
     </PageContainer>
   );
 }

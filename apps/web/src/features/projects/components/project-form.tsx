@@ -1,6 +1,6 @@
 import { Col, Form, Input, InputNumber, Row, Select, type FormInstance } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { PROJECT_TYPE2, PROJECT_TYPES, projectBody } from '@kelvin/contracts';
+import { BILLING_SCHEMES, PROJECT_TYPE2, PROJECT_TYPES, projectBody } from '@kelvin/contracts';
 import { zodRule } from '../../../lib/form';
 import { areaApi, areaKeys, regionOptions } from '../api';
 
@@ -28,7 +28,11 @@ export function ProjectForm({ form }: { form: FormInstance }) {
             <Select allowClear options={PROJECT_TYPE2.map((t) => ({ value: t.code, label: `${t.code} ${t.name}` }))} placeholder="无" />
           </Form.Item>
         </Col>
-        <Col span={8}><Form.Item name="billingScheme" label="计费方案（1～21）" rules={[zodRule(f.billingScheme)]}><InputNumber min={1} max={21} precision={0} style={{ width: '100%' }} /></Form.Item></Col>
+        <Col span={8}>
+          <Form.Item name="billingScheme" label="计费方案" rules={[zodRule(f.billingScheme)]}>
+            <Select allowClear showSearch={{ optionFilterProp: 'label' }} options={BILLING_SCHEMES.map((b) => ({ value: b.value, label: b.name }))} placeholder="无" popupMatchSelectWidth={false} />
+          </Form.Item>
+        </Col>
         <Col span={8}><Form.Item name="lng" label="经度" rules={[zodRule(f.lng)]}><InputNumber min={-180} max={180} step={0.0001} style={{ width: '100%' }} /></Form.Item></Col>
         <Col span={8}><Form.Item name="lat" label="纬度" rules={[zodRule(f.lat)]}><InputNumber min={-90} max={90} step={0.0001} style={{ width: '100%' }} /></Form.Item></Col>
         <Col span={24}><Form.Item name="address" label="地址" rules={[zodRule(f.address)]}><Input maxLength={200} /></Form.Item></Col>

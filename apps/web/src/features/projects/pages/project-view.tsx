@@ -1,5 +1,6 @@
 import { Card, Col, Descriptions, Empty, Progress, Row, Spin, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';
+import { billingSchemeName } from '@kelvin/contracts';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { projectApi, projectKeys } from '../api';
 import { ProjectFiles } from '../components/project-files';
@@ -41,7 +42,7 @@ export default function ProjectView() {
                 { label: '所属区域', children: dash(p?.regionName) },
                 { label: '项目类型', children: p?.projectType ? `${p.projectType} ${p.projectTypeName ?? ''}` : '—' },
                 { label: '二级类型', children: p?.projectType2 ? `${p.projectType2} ${p.projectType2Name ?? ''}` : '—' },
-                { label: '计费方案', children: dash(p?.billingScheme) },
+                { label: '计费方案', children: dash(billingSchemeName(p?.billingScheme)) },
                 { label: '地址', children: dash(p?.address) },
                 { label: '经纬度', children: p?.lng !== null && p?.lng !== undefined ? `${p.lng}, ${p.lat}` : '—' },
                 { label: '联系人', children: dash(p?.contact) },

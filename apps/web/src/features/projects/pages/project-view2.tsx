@@ -6,6 +6,7 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { projectApi, projectKeys, useAreaTree } from '../api';
 import { deviceApi, deviceKeys } from '../../devices';
+import { useIsMobile } from '../../../lib/ui';
 
 const GATEWAYS = new Set(['gateway', 'manager']);
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
@@ -17,11 +18,12 @@ function DeviceLine({ d }: { d: DeviceRow }) {
   const room = num(d.fields.f03);
   const set = num(d.fields.f04);
   return (
-    <Tooltip title={`${d.typeName} ${d.deviceCode} · 最后上报 ${d.lastReportAt ? formatDateTime(d.lastReportAt) : '无'}`}>
-      <div data-testid="room-device" onClick={() => navigate(GATEWAYS.has(d.deviceType) ? '/device/gatewayControl' : `/device/${d.deviceType}`)}
-        style={{ display: 'flex', alignItems: 'center', gap: 6, cursor: 'pointer', fontSize: 12, lineHeight: '22px' }}>
+    <Tooltip title={`${d.deviceName} · ${d.typeName} ${d.deviceCode} · 最后上报 ${d.lastReportAt ? formatDateTime(d.lastReportAt) : '无'}`}>
+      <div data-testid="room-device" data-type={d.deviceType} onClick={() => navigate(GATEWAYS.has(d.deviceType) ? '/device/gatewayControl' : `/device/${d.deviceType}?device=${d.id}`)}
+        style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '0 6px', cursor: 'pointer', fontSize: 12, lineHeight: '20px', padding: '1px 0' }}>
         <Badge status={d.online ? 'success' : 'default'} />
-        <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{d.deviceName}</span>
+        {/* the whole name, wrapped at word boundaries: truncated names all looked alike ("101室 地暖…") */}
+        <span data-testid="room-device-name" style={{ flex: '1 1 120px', minWidth: 0, overflowWrap: 'anywhere' }}>{d.deviceName}</span>
         {power !== null && <Tag color={power ? 'green' : undefined} style={{ marginInlineEnd: 0 }}>{power ? '开' : '关'}</Tag>}
         {room !== null && <span title="室内温度">{room.toFixed(1)}°C</span>}
         {set !== null && <span title="设定温度" style={{ color: '#1677ff' }}>→{set}°C</span>}
@@ -32,9 +34,10 @@ function DeviceLine({ d }: { d: DeviceRow }) {
 }
 
 function RoomCard({ room, devices }: { room: AreaTreeNode; devices: DeviceRow[] }) {
+  const mobile = useIsMobile();
   const offline = devices.filter((d) => !d.online).length;
   return (
-    <Card size="small" data-testid="room-card" title={room.label} style={{ width: 230, borderColor: offline ? '#ffccc7' : undefined }}
+    <Card size="small" data-testid="room-card" title={<span title={room.label} style={{ whiteSpace: 'normal' }}>{room.label}</span>} style={{ width: mobile ? '100%' : 260, borderColor: offline ? '#ffccc7' : undefined }}
       extra={devices.length ? <span style={{ fontSize: 12, color: offline ? '#cf1322' : '#389e0d' }}>{devices.length - offline}/{devices.length} 在线</span> : null}
       styles={{ body: { padding: '6px 10px', minHeight: 40 } }}>
       {devices.length ? devices.map((d) => <DeviceLine key={d.id} d={d} />) : <Typography.Text type="secondary" style={{ fontSize: 12 }}>无设备</Typography.Text>}
@@ -57,7 +60,7 @@ export default function ProjectView2() {
   const atProject = byArea.get(projectId) ?? [];
   return (
     <PageContainer title={`项目视图：${detail.data?.alias || project?.label || ''}`} extra={c && (
-      <Space size="large">
+      <Space size={[16, 4]} wrap data-testid="project-stats" style={{ whiteSpace: 'nowrap' }}>
         <span>楼栋 {c.buildings}</span><span>房间 {c.rooms}</span><span>设备 {c.devices ?? '—'}</span>
         <span>在线 <b style={{ color: '#389e0d' }}>{c.online ?? '—'}</b></span><span>在线率 {c.onlineRate ?? '—'}%</span>
       </Space>

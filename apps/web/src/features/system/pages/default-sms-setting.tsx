@@ -30,8 +30,8 @@ export default function DefaultSmsSetting() {
       <Card size="small" style={{ maxWidth: 720 }}>
         {settings.isLoading ? <Spin /> : (
           <Form form={form} labelCol={{ span: 7 }} wrapperCol={{ span: 17 }} disabled={!canEdit} onFinish={(v) => save.mutate(v)}>
-            <Form.Item label="短信服务商" extra="由服务器配置（SMS_PROVIDER）决定">
-              <Tag color="blue">{PROVIDERS[settings.data?.provider ?? ''] ?? settings.data?.provider}</Tag>
+            <Form.Item label="短信服务商" extra="由服务器部署时配置，如需更换请联系平台管理员">
+              <Tag color="blue">{PROVIDERS[settings.data?.provider ?? ''] ?? '其他服务商'}</Tag>
             </Form.Item>
             <Form.Item name="signName" label="短信签名" rules={[{ max: 20, message: '短信签名最多 20 个字符' }]} extra="服务商处已审核的签名，如 暖云能源"><Input maxLength={20} /></Form.Item>
             <Form.Item name="enabled" label="发送短信" valuePropName="checked"><Switch /></Form.Item>
