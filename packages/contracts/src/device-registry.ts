@@ -513,6 +513,11 @@ export function validateFieldWrite(type: string | DeviceTypeDef, code: string, r
 }
 
 /** Fields worth a history chart: the numeric ones. */
+/** Set points and states hold their value until the next change (steps); measured values move continuously (lines). */
+export function isStepField(field: FieldDef | undefined): boolean {
+  return !!field && (field.writable || field.kind === 'enum' || field.kind === 'bool');
+}
+
 export function chartFields(def: DeviceTypeDef): FieldDef[] {
   return def.fields.filter((f) => f.kind === 'number');
 }

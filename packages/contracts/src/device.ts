@@ -73,8 +73,13 @@ export interface HistorySeries {
   field: string;
   label: string;
   unit: string;
-  /** [epoch ms, value]; at most HISTORY_MAX_POINTS, averaged (counters: maximum) per time bucket */
+  /**
+   * [epoch ms, value]; at most HISTORY_MAX_POINTS per series. Per time bucket: set points and states give their last
+   * value (they hold until changed), counters their maximum, measured values their average.
+   */
   points: [number, number][];
+  /** measured values aggregated from several reports: [bucket time, min, max] */
+  bands?: [number, number, number][];
 }
 export interface HistoryAnswer {
   deviceId: number;

@@ -78,6 +78,26 @@ describe('设备核心：上报事件', () => {
   });
 });
 
+describe('设备历史：设定值取最后值，测量值取平均并带最小/最大', () => {
+  it('a bucket of several reports gives a set point its last value and a measured value its average with a min/max band', async () => {
+    const dev = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20020' });
+    const client = await connectDevice(k, dev);
+    const t = Date.now() - 3_600_000;
+    // set temperature 20 then 26, room temperature 18 then 20, one second apart: one bucket of a two-day range
+    await client.publishAsync(dev.topics.up, upPayload({ f04: 20, f03: 18 }, t), { qos: 1 });
+    await client.publishAsync(dev.topics.up, upPayload({ f04: 26, f03: 20 }, t + 1000), { qos: 1 });
+    await k.kelvin.devices.ingest.writer.flush();
+    const res = await k.call('GET', `/api/v1/device/history?deviceId=${dev.id}&fields=f04,f03&from=${t - 86_400_000}&to=${t + 86_400_000}`, { token });
+    expect(res.body.code).toBe(200);
+    const series = Object.fromEntries(res.body.data.series.map((x: { field: string }) => [x.field, x]));
+    expect(series.f04.points).toEqual([[t + 1000, 26]]); // never the average 23, which was never set
+    expect(series.f04.bands).toBeUndefined();
+    expect(series.f03.points).toEqual([[t, 19]]);
+    expect(series.f03.bands).toEqual([[t, 18, 20]]);
+    await client.endAsync();
+  });
+});
+
 describe('设备操作日志：列表与导出同一查询', () => {
   it('list and export hold the same rows for the same range (from inclusive, to exclusive)', async () => {
     const dev = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId });

@@ -14,7 +14,7 @@ export async function telemetryRoutes(app: FastifyInstance, opts: {
   const tags = ['设备数据'];
 
   r.get('/api/v1/device/history', {
-    schema: { tags, summary: '设备历史数据（服务端降采样，每个字段最多 500 点）', querystring: historyQuery },
+    schema: { tags, summary: '设备历史数据（服务端降采样，每个字段最多 500 点：设定值与状态取每段最后值，测量值取平均并给出最小、最大值）', querystring: historyQuery },
     config: { access: 'login' },
   }, async (req) => {
     const device = await opts.devices.device(actorOf(req), req.query.deviceId);

@@ -1,5 +1,5 @@
 import {
-  HISTORY_MAX_POINTS, INGEST_COUNTER_LABELS, INGEST_REJECT_REASONS, chartFields, fieldOf, type DeviceTypeDef, type HistoryAnswer, type IngestCounterName,
+  HISTORY_MAX_POINTS, INGEST_COUNTER_LABELS, INGEST_REJECT_REASONS, chartFields, fieldOf, isStepField, type DeviceTypeDef, type HistoryAnswer, type IngestCounterName,
   type IngestRejectRow, type Page, type ServiceStatus,
 } from '@kelvin/contracts';
 import { sql } from 'kysely';
@@ -53,7 +53,9 @@ export function createTelemetryService(db: Db) {
             bucket.as('bucket'),
             sql<number>`min(ts)`.as('t'),
             sql<number>`avg(num)`.as('avg'),
+            sql<number>`min(num)`.as('min'),
             sql<number>`max(num)`.as('max'),
+            sql<number>`count(*)`.as('n'),
           ])
           .where('device_id', '=', device.id)
           .where('field_code', 'in', wanted)
@@ -65,10 +67,29 @@ export function createTelemetryService(db: Db) {
           .orderBy(sql`min(ts)`)
           .execute()
         : [];
+      const round = (v: number) => Math.round(v * 1000) / 1000;
+      const steps = wanted.filter((c) => isStepField(fieldOf(def, c)));
+      // a set point or a state holds its value: each bucket gives the last value reported in it, at its time
+      const last = steps.length
+        ? (await sql<{ field_code: string; t: number; v: number }>`
+          select field_code, t, v from (
+            select field_code, ts as t, num as v,
+              row_number() over (partition by field_code, cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint) order by ts desc) as rn
+            from device_history
+            where device_id = ${device.id} and field_code in (${sql.join(steps)}) and ts >= ${q.from} and ts < ${q.to} and num is not null
+          ) x where rn = 1 order by field_code, t`.execute(db)).rows
+        : [];
       const points = new Map<string, [number, number][]>(wanted.map((c) => [c, []]));
+      const bands = new Map<string, [number, number, number][]>();
+      for (const r of last) points.get(r.field_code)!.push([Number(r.t), round(Number(r.v))]);
       for (const r of rows) {
-        const value = Number(isCounter(def, r.field_code) ? r.max : r.avg);
-        points.get(r.field_code)!.push([Number(r.t), Math.round(value * 1000) / 1000]);
+        if (steps.includes(r.field_code)) continue;
+        const counter = isCounter(def, r.field_code);
+        points.get(r.field_code)!.push([Number(r.t), round(Number(counter ? r.max : r.avg))]);
+        if (!counter && Number(r.n) > 1) {
+          if (!bands.has(r.field_code)) bands.set(r.field_code, []);
+          bands.get(r.field_code)!.push([Number(r.t), round(Number(r.min)), round(Number(r.max))]);
+        }
       }
       return {
         deviceId: device.id,
@@ -77,7 +98,7 @@ export function createTelemetryService(db: Db) {
         bucketMs,
         series: wanted.map((code) => {
           const f = fieldOf(def, code);
-          return { field: code, label: f?.label ?? code, unit: f?.unit ?? '', points: points.get(code)! };
+          return { field: code, label: f?.label ?? code, unit: f?.unit ?? '', points: points.get(code)!, ...(bands.has(code) && { bands: bands.get(code) }) };
         }),
       };
     },

@@ -1,4 +1,5 @@
-import type { DeviceTypeDef, FieldDef } from '@kelvin/contracts/device-types';
+import { isStepField } from '@kelvin/contracts/device-registry';
+import type { DeviceTypeDef } from '@kelvin/contracts/device-types';
 import type { DeviceDetail, HistoryAnswer, HistorySeries } from '@kelvin/contracts/device';
 
 const DAY_MS = 86_400_000;
@@ -23,12 +24,9 @@ export function fitToData(a: Pick<HistoryAnswer, 'from' | 'to' | 'series'>): [nu
 }
 
 /** A series as the chart takes it; `bands` ([time, min, max] per bucket) draws the spread of aggregated points. */
-export type ChartSeries = HistorySeries & { bands?: [number, number, number][] };
+export type ChartSeries = HistorySeries;
 
-/** Set points and states hold their value until the next change (steps); measured values move continuously (lines). */
-export function isStepField(field: FieldDef | undefined): boolean {
-  return !!field && (field.writable || field.kind === 'enum' || field.kind === 'bool');
-}
+export { isStepField };
 
 /** The ECharts option of a device's history: one y axis per unit, steps for set points and states, min/max bands. */
 export function historyOption(def: DeviceTypeDef, series: ChartSeries[], from: number, to: number) {
