@@ -47,4 +47,4 @@ export const TABLE_OWNERS = {
  * Places that may write any table: migrations, the seed data of a fresh install (platform, menus, demo tenant and
  * the demo's simulated devices), and test set-up.
  */
-export const SEED_WRITERS = ['db/migrations/', 'db/seed/', 'simulator/provision.ts', 'test/harness.ts'];
+export const SEED_WRITERS = ['db/migrations/', 'db/seed/', 'simulator/provision.ts', 'test/'];

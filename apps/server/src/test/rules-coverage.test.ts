@@ -18,6 +18,7 @@ const PUBLIC: Record<string, string> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',
   'POST /api/auth/jwt/token': 'the login itself (its lockout and audit are tested in auth.test.ts)',
   'GET /api/auth/jwt/invalid': 'logout revokes the caller\'s own token, whatever it is',
+  'GET /api/auth/captcha': 'the login page asks for an image captcha before anyone signs in',
   'GET /api/v1/tenant/brand': 'the login page shows the brand before anyone signs in',
   'GET /api/v1/tenant/logo': 'the login page shows the logo before anyone signs in',
 };
