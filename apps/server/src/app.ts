@@ -112,6 +112,8 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     const counts = await devices.devices.projectDeviceCounts(projectIds);
     return new Map(projectIds.map((id) => [id, counts.get(id) ?? { devices: 0, online: 0 }]));
   });
+  // Project cards and the map show today's alarms.
+  projects.registerStats((projectIds) => monitoring.alarmsToday(projectIds));
   // The area export's second sheet lists the devices (the areaDevice template).
   imports.registerExportSheet((scope, areaIds) => deviceManagement.exportSheet(scope, areaIds));
   // Every stored report is checked against the monitoring rules (off the ingest path, in order).

@@ -5,6 +5,7 @@ import type { DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { createAlarmEngine, type AlarmNotify } from './engine.ts';
 import { monitoringRoutes } from './routes.ts';
+import * as repo from './repository.ts';
 import { createMonitoringService } from './service.ts';
 
 export type { AlarmNotify } from './engine.ts';
@@ -20,6 +21,13 @@ export function createMonitoring(deps: { db: Db; core: DeviceCore; live: LiveHub
   return {
     engine,
     monitoring,
+    /** Alarms raised today (Asia/Shanghai) per project, for the project figures. */
+    async alarmsToday(projectIds: number[]) {
+      const CST = 8 * 3_600_000;
+      const midnight = Math.floor((Date.now() + CST) / 86_400_000) * 86_400_000 - CST;
+      const counts = await repo.raisedSince(deps.db, projectIds, midnight);
+      return new Map(projectIds.map((id) => [id, { alarmsToday: counts.get(id) ?? 0 }]));
+    },
     async routes(app: FastifyInstance) {
       await app.register(monitoringRoutes, { monitoring });
     },

@@ -11,7 +11,7 @@ let tokenB: string;
 let dev: TestDevice;
 let client: MqttClient;
 
-const CODES = ['monitorrules', 'monitorrules:btn_add', 'monitorrules:btn_edit', 'monitorrules:btn_del', 'defaultSmsSetting', 'defaultSmsSetting:btn_edit', 'smsRecordList', 'smsRecordList:view'];
+const CODES = ['projectlist', 'monitorrules', 'monitorrules:btn_add', 'monitorrules:btn_edit', 'monitorrules:btn_del', 'defaultSmsSetting', 'defaultSmsSetting:btn_edit', 'smsRecordList', 'smsRecordList:view'];
 
 /** Publishes a report with its own timestamp and waits until it is stored and evaluated. */
 async function report(d: TestDevice, c: MqttClient, fields: Record<string, number>, ts: number) {
@@ -56,6 +56,9 @@ describe('监控规则与告警', () => {
     expect(raised.total).toBe(1);
     expect(raised.rows[0]).toMatchObject({ ruleId, deviceId: dev.id, fieldCode: 'f03', value: '35.0 °C', severity: 'major', status: 'active', read: false, createdAt: t0 + 1000 });
     expect(await bell()).toBe(1);
+    // the project's figures (project list, map status) count today's alarms
+    const projectsPage = await k.call('GET', '/api/v1/area/project/list?pageNo=1&pageSize=20', { token });
+    expect(projectsPage.body.data.rows.find((p: { id: number }) => p.id === a.projectId)).toMatchObject({ counts: { alarmsToday: 1 } });
     await report(dev, client, { f03: 26 }, t0 + 3000);
     expect((await messages('&status=active')).total).toBe(0);
     expect((await messages('&status=cleared')).rows[0]).toMatchObject({ id: raised.rows[0].id, clearedAt: t0 + 3000 });

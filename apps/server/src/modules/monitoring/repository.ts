@@ -40,6 +40,14 @@ export async function unreadCount(db: Db, projectId: number) {
   return Number(r?.n ?? 0);
 }
 
+/** Alarms raised since `since` per project (the project cards' and the map's 今日告警). */
+export async function raisedSince(db: Db, projectIds: number[], since: number) {
+  if (!projectIds.length) return new Map<number, number>();
+  const rows = await db.selectFrom('monitor_message').select((eb) => ['project_id', eb.fn.countAll<number>().as('n')])
+    .where('project_id', 'in', projectIds).where('created_at', '>=', since).groupBy('project_id').execute();
+  return new Map(rows.map((r) => [Number(r.project_id), Number(r.n)]));
+}
+
 export async function activeCounts(db: Db, ruleIds: number[]) {
   if (!ruleIds.length) return new Map<number, number>();
   const rows = await db.selectFrom('monitor_message').select((eb) => ['rule_id', eb.fn.countAll<number>().as('n')])
