@@ -31,7 +31,8 @@ try {
   let events = 0;
   for (let i = 0; i < Number(values.sse); i++) {
     fetch(`${server.url}/api/v1/live?token=${encodeURIComponent(token)}`, { signal: controller.signal }).then(async (res) => {
-      for await (const chunk of res.body) events += chunk.toString().split('\n\n').length - 1;
+      const text = new TextDecoder();
+      for await (const chunk of res.body) events += text.decode(chunk, { stream: true }).split('\n\n').length - 1;
     }).catch(() => {});
   }
   // the console: the service monitor and a device list, every 5 s
