@@ -139,7 +139,11 @@ describe('MQTT 接入', () => {
     const off = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId });
     await k.db.updateTable('device').set({ enabled: 0 }).where('id', '=', off.id).execute();
     expect(await tryConnect(k, { clientId: off.code, username: off.code, password: off.secret })).toMatchObject({ code: 4 });
-    const c = await countersSettled();
+    // a wrong secret is counted under its device's tenant once the device is looked up: wait for that, not a fixed time
+    const c = await waitFor(async () => {
+      const now = await countersSettled();
+      return now.refused_auth >= 3 ? now : undefined;
+    }).catch(() => countersSettled());
     expect(c.refused_anonymous).toBeGreaterThanOrEqual(1);
     expect(c.refused_client_id).toBeGreaterThanOrEqual(1);
     expect(c.refused_auth).toBeGreaterThanOrEqual(3);
