@@ -7,7 +7,7 @@ import { registerPages } from './pages';
 
 void registerPages;
 
-// administration and system settings (issue 4)
+// administration and system settings
 registerPages(['tenantManager'], () => import('../features/admin/pages/tenant-manager'));
 registerPages(['userManager'], () => import('../features/admin/pages/user-manager'));
 registerPages(['groupManager'], () => import('../features/admin/pages/group-manager'));
@@ -25,10 +25,10 @@ registerPages(['serviceMonitorManager'], () => import('../features/system/pages/
 // monitoring rules and alarms (the bell opens this screen)
 registerPages(['monitorrules'], () => import('../features/monitoring/pages/monitor-rules'));
 
-// live devices (issue 3): the registry-driven monitor serves devicemonitor and every device-type page
+// live devices: the registry-driven monitor serves devicemonitor and every device-type page
 registerPages(['devicemonitor', ...MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code)], () => import('../features/devices/pages/device-monitor'));
 
-// projects, areas and device management (issue 5)
+// projects, areas and device management
 registerPages(['area'], () => import('../features/projects/pages/area'));
 registerPages(['projectlist'], () => import('../features/projects/pages/project-list'));
 registerPages(['projectedit'], () => import('../features/projects/pages/project-edit'));
