@@ -3,8 +3,8 @@ import { Button, Tooltip } from 'antd';
 import { CountBadge } from './bits';
 import { BellOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { http, withQuery } from '../lib/http';
-import { getStored } from '../lib/storage';
+import { http } from '../lib/http';
+import { openLiveStream } from '../lib/live';
 import { useCan } from '../lib/ui';
 import { useProject } from '../stores/project';
 
@@ -28,8 +28,7 @@ export function Bell() {
     void load();
     const t = setInterval(load, MONITOR_POLL_MS);
     // an alarm raised, cleared or acknowledged anywhere updates the count at once (SSE), the poll is the fallback
-    const token = getStored('token');
-    const live = token && typeof EventSource !== 'undefined' ? new EventSource(withQuery('/api/v1/live', { token, projectId })) : null;
+    const live = openLiveStream(projectId);
     live?.addEventListener('alarm', () => void load());
     return () => {
       alive = false;

@@ -26,6 +26,11 @@ export function deviceById(db: Db, scope: Scope, id: number) {
   return scopedDevices(db, scope).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** By id, across tenants: for system work whose right was checked when it was set up. */
+export function deviceOfAnyTenant(db: Db, id: number) {
+  return db.selectFrom('device').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /** By hardware code, across tenants: codes are unique, so a new device may not take one that exists anywhere. */
 export function deviceByCode(db: Db, code: string) {
   return db.selectFrom('device').selectAll().where('device_code', '=', code).executeTakeFirst();

@@ -351,7 +351,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     scopedDevices: (scope: Scope) => repo.scopedDevices(db, scope),
     deviceById: (scope: Scope, id: number) => repo.deviceById(db, scope, id),
     /** A device whatever its tenant: for system work (a schedule, the prepaid loop, a bench run) whose right was checked when it was set up. */
-    byId: (id: number) => db.selectFrom('device').selectAll().where('id', '=', id).executeTakeFirst(),
+    byId: (id: number) => repo.deviceOfAnyTenant(db, id),
     /** Any tenant's device by its hardware code (codes are unique across tenants). */
     deviceByCode: (code: string) => repo.deviceByCode(db, code),
     /** Latest value of each field (optionally only some fields) of some devices. */

@@ -6,7 +6,7 @@ import type {
 } from '@kelvin/contracts/device';
 import type { ListParams } from '../../components/data-table';
 import { http, withQuery } from '../../lib/http';
-import { getStored } from '../../lib/storage';
+import { openLiveStream } from '../../lib/live';
 
 type Query = Record<string, string | number | undefined>;
 
@@ -99,9 +99,8 @@ export const commandEvents = new EventTarget();
 export function useLiveDevices(projectId: number | null) {
   const client = useQueryClient();
   useEffect(() => {
-    const token = getStored('token');
-    if (!projectId || !token) return;
-    const source = new EventSource(withQuery('/api/v1/live', { token, projectId }));
+    const source = projectId ? openLiveStream(projectId) : null;
+    if (!source) return;
     source.addEventListener('device', (m) => {
       const e = JSON.parse((m as MessageEvent).data) as LiveDeviceEvent;
       patchLists(client, e);

@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { MonitorMessageRow, MonitorRuleBody, MonitorRuleRow, Page } from '@kelvin/contracts';
 import type { ListParams } from '../../components/data-table';
-import { http, withQuery } from '../../lib/http';
-import { getStored } from '../../lib/storage';
+import { http } from '../../lib/http';
+import { openLiveStream } from '../../lib/live';
 
 /** Query keys of the monitoring screens: one per resource, so a change invalidates exactly what shows it. */
 export const monitoringKeys = {
@@ -28,9 +28,8 @@ export const monitoringApi = {
 export function useLiveAlarms(projectId: number | null) {
   const client = useQueryClient();
   useEffect(() => {
-    const token = getStored('token');
-    if (!projectId || !token) return;
-    const source = new EventSource(withQuery('/api/v1/live', { token, projectId }));
+    const source = projectId ? openLiveStream(projectId) : null;
+    if (!source) return;
     source.addEventListener('alarm', () => {
       void client.invalidateQueries({ queryKey: monitoringKeys.messages(projectId) });
       void client.invalidateQueries({ queryKey: monitoringKeys.rules(projectId) });
