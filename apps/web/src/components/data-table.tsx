@@ -1,4 +1,4 @@
-import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type Key, type ReactNode, type RefObject } from 'react';
 import { Button, Card, Checkbox, DatePicker, Empty, Form, Input, Pagination, Popover, Select, Space, Spin, Table, Tooltip, type TableProps } from 'antd';
 import { DownloadOutlined, ReloadOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router';
@@ -47,6 +47,21 @@ export interface DataTableProps<T> {
 }
 
 const PAGE_SIZES = [10, 20, 50, 100];
+
+/** Where the table header sticks: right under the sticky query form (its height plus its own, negative, top). */
+function useHeaderOffset(queryRef: RefObject<HTMLDivElement | null>): number {
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    const el = queryRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setOffset(el.offsetHeight + (parseFloat(getComputedStyle(el).top) || 0));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [queryRef]);
+  return offset;
+}
 /** width assumed for a column that declares none, when summing the table's scroll width */
 const FLEX_COLUMN_WIDTH = 140;
 
@@ -189,6 +204,8 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
     setApplied(toQuery(form.getFieldsValue()));
     setPage((p) => ({ ...p, pageNo: 1 }));
   };
+  const queryRef = useRef<HTMLDivElement>(null);
+  const headerOffset = useHeaderOffset(queryRef);
   const reset = () => {
     form.resetFields();
     setApplied({});
@@ -198,7 +215,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   return (
     <Card size="small" variant="borderless" title={title}>
       {filters.length > 0 && (
-        <div className="kv-sticky" data-testid="sticky-query" style={{ paddingBottom: 12 }}>
+        <div ref={queryRef} className="kv-sticky" data-testid="sticky-query" style={{ paddingBottom: 12 }}>
         <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 12 }}>
           {filters.map((f) => (
             <Form.Item key={f.name} name={f.name} label={f.label}>
@@ -267,6 +284,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         rowSelection={props.rowSelection}
         expandable={props.expandable}
         scroll={{ x: scrollX }}
+        sticky={{ offsetHeader: headerOffset }}
         pagination={{
           current: page.pageNo,
           pageSize: page.pageSize,

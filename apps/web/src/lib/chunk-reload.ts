@@ -35,19 +35,41 @@ export function reloadOnce(now = Date.now()): boolean {
   return true;
 }
 
+/** The entry script of the build this tab runs. */
+const runningEntry = () => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null;
+
+export type ServedBuild = 'new' | 'same' | 'unreachable';
+
 /**
- * Whether the server now serves a different build than this tab runs: only then does a reload help (while the server
- * restarts, or when a file is missing from the build it serves, a reload would land on an error page).
+ * Whether the server now serves a different build than this tab runs: only then does a reload help (when a file is
+ * missing from the build it serves, a reload would land on the same failure). 'unreachable' while it restarts.
  */
-export async function newBuildServed(): Promise<boolean> {
-  const current = document.querySelector('script[type="module"][src]')?.getAttribute('src');
-  if (!current) return false;
+export async function servedBuild(current = runningEntry()): Promise<ServedBuild> {
+  if (!current) return 'same';
   try {
     const res = await fetch('/', { cache: 'no-store' });
-    if (!res.ok || !String(res.headers.get('content-type')).includes('text/html')) return false;
-    return !(await res.text()).includes(current);
+    if (!res.ok || !String(res.headers.get('content-type')).includes('text/html')) return 'unreachable';
+    return (await res.text()).includes(current) ? 'same' : 'new';
   } catch {
-    return false;
+    return 'unreachable';
+  }
+}
+
+/** A redeploy restarts the server: a chunk that failed meanwhile is judged once it answers again (up to a minute). */
+const RESTART_WAIT_MS = 60_000;
+const RESTART_POLL_MS = 2_000;
+
+export async function awaitServedBuild({
+  current = runningEntry(),
+  wait = RESTART_WAIT_MS,
+  poll = RESTART_POLL_MS,
+  sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+}: { current?: string | null; wait?: number; poll?: number; sleep?: (ms: number) => Promise<void> } = {}): Promise<ServedBuild> {
+  const until = Date.now() + wait;
+  for (;;) {
+    const served = await servedBuild(current);
+    if (served !== 'unreachable' || Date.now() >= until) return served;
+    await sleep(poll);
   }
 }
 
@@ -64,8 +86,8 @@ export function handleChunkLoadError(err: unknown) {
   useErrorLog.getState().add(err);
   if (checking) return;
   checking = true;
-  void newBuildServed().then((fresh) => {
-    if (fresh && reloadOnce()) return;
+  void awaitServedBuild().then((served) => {
+    if (served === 'new' && reloadOnce()) return;
     checking = false;
     showNotice();
   });
