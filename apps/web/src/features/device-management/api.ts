@@ -1,11 +1,11 @@
 import type {
-  AddressChangeRow, BatchParaAnswer, DeviceCard, DeviceCardBody, DeviceCredentials, DeviceGroup, DeviceRow, Device4gRow,
-  FactoryDeviceRow, FactoryRunView, MqttSettingView, OnlineHistory, OnlineNowRow, Page,
+  AddressChangeRow, BatchParaAnswer, DeviceCard, DeviceCardBody, DeviceCredentials, DeviceGroup, DeviceImportResult, DeviceRow, Device4gRow,
+  FactoryDeviceRow, FactoryRunView, MqttSettingView, OnlineHistory, OnlineNowRow, Page, ReplaceResult, StorageRow,
 } from '@kelvin/contracts';
 import type { ListParams } from '../../components/data-table';
 import { QR_DOWNLOAD_TIMEOUT_MS, download, http } from '../../lib/http';
 
-/** Device-management screens (groups, batch writes, SIM cards, statistics, addresses, MQTT, factory bench); device lists, types and logs are the devices feature's. */
+/** Device-management screens (the device list and storage, groups, batch writes, SIM cards, statistics, addresses, MQTT, factory bench); device lists, types and logs are the devices feature's. */
 export const dmApi = {
   groups: (projectId: number) => http.get<DeviceGroup[]>('/api/v1/device/group/list', { projectId }),
   createGroup: (body: { projectId: number; name: string; remark?: string | null }) => http.post<{ id: number }>('/api/v1/device/group/create', body),
@@ -43,6 +43,23 @@ export const dmApi = {
 
   /** The device's QR label (SVG) for printing; spec §9 gives QR downloads 300 s. */
   qrCode: (deviceId: number, deviceCode: string) => download(`/api/v1/device/qrcode/${deviceId}`, { timeout: QR_DOWNLOAD_TIMEOUT_MS, fallbackName: `设备二维码-${deviceCode}.svg` }),
+
+  // deviceList_n and its storage tab (device lists and types are the devices feature's)
+  create: (projectId: number, areaId: number, deviceType: string, body: unknown) => http.post<Created>(`/api/v1/device/create/${projectId}/${areaId}/${deviceType}`, body),
+  update: (id: number, body: unknown) => http.put<DeviceRow>(`/api/v1/device/updatedevice/${id}`, body),
+  move: (deviceIds: number[], areaId: number) => http.post<{ moved: number }>('/api/v1/device/updatearea', { deviceIds, areaId }),
+  remove: (id: number) => http.post<{ deleted: number }>('/api/v1/device/deletedevice', { id }),
+  backUp: (id: number) => http.post<DeviceRow>('/api/v1/device/backUpDevice', { id }),
+  replace: (oldDeviceCode: string, newDeviceCode: string) => http.post<ReplaceResult>(`/api/v1/device/replaceDevice?oldDeviceCode=${encodeURIComponent(oldDeviceCode)}&newDeviceCode=${encodeURIComponent(newDeviceCode)}`),
+  credentials: (id: number) => http.post<DeviceCredentials>(`/api/v1/device/credentials/${id}`),
+  storage: (q: ListParams) => http.get<Page<StorageRow>>('/api/v1/deviceStorage/getProjectAllDeviceStorage', q),
+  rename: (id: number, deviceName: string) => http.post<DeviceRow>('/api/v1/deviceStorage/updateDeviceStorageName', { id, deviceName }),
+  addToStorage: (body: unknown) => http.post<Created>('/api/v1/deviceStorage/add', body),
+  importDevices: (kind: 'deviceimport' | 'gatewayimport', projectId: number, file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return http.post<DeviceImportResult>(`/api/v1/device/${kind}?projectId=${projectId}`, form, { timeout: 120_000, silent: true });
+  },
 };
 
 /** Query keys of the device-management resources, one per resource. */
@@ -62,4 +79,18 @@ export const dmKeys = {
   testRun: (id: number) => ['dm', 'test-run', id] as const,
   testRuns: ['dm', 'test-runs'] as const,
   gatewaySubs: (gatewayId: number) => ['dm', 'gateway-subs', gatewayId] as const,
+  /** the storage tab's list (installed devices are device lists: `deviceKeys.lists`) */
+  storage: ['dm', 'storage'] as const,
 };
+
+export type Created = { device: DeviceRow; credentials: DeviceCredentials | null };
+
+/** The one-time secrets of imported devices as a CSV the installer keeps (never shown again). */
+export function saveCredentialsCsv(rows: { deviceCode: string; password: string }[], name: string) {
+  const csv = '\ufeff设备编号,接入密钥\n' + rows.map((r) => `${r.deviceCode},${r.password}`).join('\n');
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}

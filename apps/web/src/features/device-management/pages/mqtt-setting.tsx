@@ -7,7 +7,7 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { CredentialsView } from '../../device-admin';
+import { CredentialsView } from '../components/device-placement';
 import { dmApi, dmKeys } from '../api';
 import { QrButton } from '../components/qr-button';
 import { deviceApi, deviceKeys } from '../../devices';

@@ -9,10 +9,10 @@ import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { ImportDialog } from '../../../components/import-dialog';
-import { deviceAdminApi, deviceAdminKeys, saveCredentialsCsv, type Created } from '../api';
+import { dmApi, dmKeys, saveCredentialsCsv, type Created } from '../api';
 import { deviceApi, deviceKeys, useDeviceTypes } from '../../devices';
-import { AreaPicker, CredentialsView } from '../components';
-import { QrButton } from '../../device-management';
+import { AreaPicker, CredentialsView } from '../components/device-placement';
+import { QrButton } from '../components/qr-button';
 
 const u = deviceUpdateBody.shape;
 type Dialog = { kind: 'add' | 'storageAdd' } | { kind: 'edit' | 'replace' | 'rename'; device: DeviceRow } | { kind: 'move'; ids: number[] } | { kind: 'import' | 'gatewayImport' } | null;
@@ -28,7 +28,7 @@ export default function DeviceList() {
   const [form] = Form.useForm();
   const types = useDeviceTypes(projectId);
   // lists, counts, details and the storage tab all change with a device
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: deviceKeys.all }), qc.invalidateQueries({ queryKey: deviceAdminKeys.storage })]);
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: deviceKeys.all }), qc.invalidateQueries({ queryKey: dmKeys.storage })]);
   const finish = (msg: string) => (r?: unknown) => {
     message.success(msg);
     setDialog(null);
@@ -41,18 +41,18 @@ export default function DeviceList() {
       if (!dialog) return;
       const { areaId, deviceType, newDeviceCode, ...rest } = v;
       switch (dialog.kind) {
-        case 'add': return deviceAdminApi.create(projectId!, Number(areaId), String(deviceType), rest);
-        case 'storageAdd': return deviceAdminApi.addToStorage({ projectId, deviceType, ...rest });
-        case 'edit': return deviceAdminApi.update(dialog.device.id, { ...rest, areaId });
-        case 'rename': return deviceAdminApi.rename(dialog.device.id, String(rest.deviceName));
-        case 'move': return deviceAdminApi.move(dialog.ids, Number(areaId));
-        case 'replace': return deviceAdminApi.replace(dialog.device.deviceCode, String(newDeviceCode));
+        case 'add': return dmApi.create(projectId!, Number(areaId), String(deviceType), rest);
+        case 'storageAdd': return dmApi.addToStorage({ projectId, deviceType, ...rest });
+        case 'edit': return dmApi.update(dialog.device.id, { ...rest, areaId });
+        case 'rename': return dmApi.rename(dialog.device.id, String(rest.deviceName));
+        case 'move': return dmApi.move(dialog.ids, Number(areaId));
+        case 'replace': return dmApi.replace(dialog.device.deviceCode, String(newDeviceCode));
       }
     },
     onSuccess: (r) => finish('保存成功')(r),
   });
   const act = useMutation({
-    mutationFn: ({ kind, d }: { kind: 'spare' | 'delete' | 'secret'; d: DeviceRow }): Promise<unknown> => (kind === 'spare' ? deviceAdminApi.backUp(d.id) : kind === 'delete' ? deviceAdminApi.remove(d.id) : deviceAdminApi.credentials(d.id)),
+    mutationFn: ({ kind, d }: { kind: 'spare' | 'delete' | 'secret'; d: DeviceRow }): Promise<unknown> => (kind === 'spare' ? dmApi.backUp(d.id) : kind === 'delete' ? dmApi.remove(d.id) : dmApi.credentials(d.id)),
     onSuccess: (r, v) => {
       if (v.kind === 'secret') setCreds(r as DeviceCredentials);
       else message.success(v.kind === 'spare' ? '已转入库存' : '删除成功');
@@ -124,8 +124,8 @@ export default function DeviceList() {
         {
           key: 'storage', label: '设备库存', children: (
             <DataTable<StorageRow>
-              queryKey={deviceAdminKeys.storage}
-              fetchPage={deviceAdminApi.storage}
+              queryKey={dmKeys.storage}
+              fetchPage={dmApi.storage}
               params={{ projectId }}
               rowKey="id"
               exportUrl="/api/v1/deviceStorage/projectAllDeviceStorageExport"
@@ -196,7 +196,7 @@ export default function DeviceList() {
       {(['import', 'gatewayImport'] as const).map((k) => (
         <ImportDialog<DeviceImportResult> key={k} open={kind === k} title={k === 'import' ? '导入设备' : '导入网关'} modelType={k === 'import' ? 'areaDevice' : 'gateway'}
           onClose={() => setDialog(null)}
-          upload={(file) => deviceAdminApi.importDevices(k === 'import' ? 'deviceimport' : 'gatewayimport', projectId, file)}
+          upload={(file) => dmApi.importDevices(k === 'import' ? 'deviceimport' : 'gatewayimport', projectId, file)}
           describe={(r) => `导入成功：${r.created} 台，接入密钥清单已下载（只提供这一次）`}
           onDone={(r) => { saveCredentialsCsv(r.credentials, '设备接入密钥.csv'); void refresh(); }} />
       ))}

@@ -1,6 +1,6 @@
 import { Alert, Descriptions, TreeSelect, Typography } from 'antd';
 import type { AreaTreeNode, DeviceCredentials } from '@kelvin/contracts';
-import { useAreaTree } from '../projects';
+import { useAreaTree } from '../../projects';
 
 /** The project's buildings / floors / rooms to place a device in (the project itself included). */
 export function AreaPicker({ projectId, value, onChange }: { projectId: number; value?: number; onChange?: (v: number) => void }) {

@@ -1,2 +1,0 @@
-/** The device-admin feature's public entry. */
-export { CredentialsView } from './components';
