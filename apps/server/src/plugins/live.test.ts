@@ -1,16 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithProject, startTestKelvin, type TestClient } from '../test/harness.ts';
+import { startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../test/harness.ts';
 import { connectDevice, createTestDevice, upPayload, type TestDevice } from '../modules/devices/test-fixtures.ts';
 import { createLiveHub, type LiveMessage } from './live.ts';
 
 let k: TestClient;
 let base: string;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let tokenA: string;
-let tokenB: string;
+let a: TenantWithProject, tokenA: string, tokenB: string;
 let dev: TestDevice;
 
 interface SseEvent { event: string; data: any }
@@ -68,10 +65,7 @@ beforeAll(async () => {
   k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
   await k.kelvin.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(k.kelvin.app.server.address() as AddressInfo).port}`;
-  a = await createTenantWithProject(k.db, 'livea', ['devicemonitor', 'devicemonitor:control']);
-  b = await createTenantWithProject(k.db, 'liveb', ['devicemonitor', 'devicemonitor:control']);
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, tokenA, tokenB } = await twoTenants(k, 'live', ['devicemonitor', 'devicemonitor:control']));
   dev = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId });
 });
 afterAll(async () => {

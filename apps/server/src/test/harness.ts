@@ -117,3 +117,11 @@ export async function createTenantWithProject(db: Db, code: string, codes: strin
   const user = await createUser(db, { tenantId, username: `${code}_user`, password, codes });
   return { tenantId, regionId, projectId, buildingId, username: `${code}_user`, password, userId: user.id, roleId: user.roleId };
 }
+export type TenantWithProject = Awaited<ReturnType<typeof createTenantWithProject>>;
+
+/** The usual cross-tenant setup: tenants `${prefix}a` and `${prefix}b`, each with a project and a signed-in user holding `codes`. */
+export async function twoTenants(k: TestClient, prefix: string, codes: string[], types: [string, string] = ['PT1011', 'PT1011']) {
+  const a = await createTenantWithProject(k.db, `${prefix}a`, codes, types[0]);
+  const b = await createTenantWithProject(k.db, `${prefix}b`, codes, types[1]);
+  return { a, b, tokenA: await k.login(a.username, a.password), tokenB: await k.login(b.username, b.password) };
+}

@@ -1,13 +1,10 @@
 import ExcelJS from 'exceljs';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, createTenantWithProject, startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let tokenA: string;
-let tokenB: string;
+let a: TenantWithProject, b: TenantWithProject, tokenA: string, tokenB: string;
 const roomsA: number[] = [];
 let roomB: number;
 let otherProjectRoom: number;
@@ -22,10 +19,7 @@ const CODES = [
 
 beforeAll(async () => {
   k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
-  a = await createTenantWithProject(k.db, 'dva', CODES, 'PT2010');
-  b = await createTenantWithProject(k.db, 'dvb', CODES, 'PT2013');
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, b, tokenA, tokenB } = await twoTenants(k, 'dv', CODES, ['PT2010', 'PT2013']));
   const floor = await createArea(k.db, { tenantId: a.tenantId, parentId: a.buildingId, level: 'floor', name: '1层' });
   for (const name of ['101', '102', '103']) roomsA.push(await createArea(k.db, { tenantId: a.tenantId, parentId: floor, level: 'room', name }));
   const floorB = await createArea(k.db, { tenantId: b.tenantId, parentId: b.buildingId, level: 'floor', name: '1层' });

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArea, createTenantWithProject, createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, createUser, startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 import { connectDevice, createTestDevice, tryConnect, upPayload, type TestDevice } from './test-fixtures.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let tokenA: string;
-let tokenB: string;
+let a: TenantWithProject, b: TenantWithProject, tokenA: string, tokenB: string;
 let floor1: number;
 let room101: number;
 let room201: number;
@@ -19,10 +16,7 @@ const CODES = ['devicemonitor', 'devicemonitor:control', 'deviceoperationlog', '
 
 beforeAll(async () => {
   k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
-  a = await createTenantWithProject(k.db, 'deva', CODES, 'PT1011');
-  b = await createTenantWithProject(k.db, 'devb', CODES, 'PT4010');
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, b, tokenA, tokenB } = await twoTenants(k, 'dev', CODES, ['PT1011', 'PT4010']));
   floor1 = await createArea(k.db, { tenantId: a.tenantId, parentId: a.buildingId, level: 'floor', name: '1层' });
   const floor2 = await createArea(k.db, { tenantId: a.tenantId, parentId: a.buildingId, level: 'floor', name: '2层' });
   room101 = await createArea(k.db, { tenantId: a.tenantId, parentId: floor1, level: 'room', name: '101室' });

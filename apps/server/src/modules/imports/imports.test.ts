@@ -1,23 +1,17 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_MODEL_TYPES } from '@kelvin/contracts';
-import { createTenantWithProject, createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createTenantWithProject, createUser, startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let tokenA: string;
-let tokenB: string;
+let a: TenantWithProject, b: TenantWithProject, tokenA: string, tokenB: string;
 const CODES = ['area', 'area:btn_add', 'area:export', 'projectlist', 'projectlist:export'];
 const HEADER = ['区域*', '项目*', '项目类型', '楼栋', '楼层', '房间', '面积(m²)', '项目地址', '经度', '纬度'];
 type Cell = string | number | null;
 
 beforeAll(async () => {
   k = await startTestKelvin();
-  a = await createTenantWithProject(k.db, 'impa', CODES, 'PT2010');
-  b = await createTenantWithProject(k.db, 'impb', CODES, 'PT1011');
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, b, tokenA, tokenB } = await twoTenants(k, 'imp', CODES, ['PT2010', 'PT1011']));
 });
 afterAll(() => k?.close());
 

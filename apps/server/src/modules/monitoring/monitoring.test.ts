@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
-import { createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 import { connectDevice, createTestDevice, upPayload, type TestDevice } from '../devices/test-fixtures.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let token: string;
-let tokenB: string;
+let a: TenantWithProject, token: string, tokenB: string;
 let dev: TestDevice;
 let client: MqttClient;
 
@@ -30,10 +27,7 @@ const newRule = async (body: Record<string, unknown>) => {
 
 beforeAll(async () => {
   k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });
-  a = await createTenantWithProject(k.db, 'mona', CODES);
-  b = await createTenantWithProject(k.db, 'monb', CODES);
-  token = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, tokenA: token, tokenB } = await twoTenants(k, 'mon', CODES));
   dev = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20020' });
   client = await connectDevice(k, dev);
 });

@@ -1,20 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArea, createTenantWithProject, createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, createTenantWithProject, createUser, startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 import { sequenceNames } from './service.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let tokenA: string;
-let tokenB: string;
+let a: TenantWithProject, b: TenantWithProject, tokenA: string, tokenB: string;
 const CODES = ['area', 'area:view', 'area:btn_add', 'area:btn_edit', 'area:btn_del'];
 
 beforeAll(async () => {
   k = await startTestKelvin();
-  a = await createTenantWithProject(k.db, 'treea', CODES);
-  b = await createTenantWithProject(k.db, 'treeb', CODES);
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, b, tokenA, tokenB } = await twoTenants(k, 'tree', CODES));
 });
 afterAll(() => k?.close());
 

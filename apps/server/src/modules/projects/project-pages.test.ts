@@ -1,13 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, createTenantWithProject, startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let tokenA: string;
-let tokenB: string;
+let a: TenantWithProject, b: TenantWithProject, tokenA: string, tokenB: string;
 const CODES = [
   'area', 'area:btn_add', 'projectlist', 'projectlist:btn_add', 'projectlist:btn_del', 'projectedit', 'projectedit:btn_edit',
   'projectview', 'projectview:btn_edit', 'projectindex',
@@ -15,10 +12,7 @@ const CODES = [
 
 beforeAll(async () => {
   k = await startTestKelvin();
-  a = await createTenantWithProject(k.db, 'pagea', CODES, 'PT2010');
-  b = await createTenantWithProject(k.db, 'pageb', CODES, 'PT1011');
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, b, tokenA, tokenB } = await twoTenants(k, 'page', CODES, ['PT2010', 'PT1011']));
 });
 afterAll(() => k?.close());
 

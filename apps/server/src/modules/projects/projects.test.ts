@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithProject, createUser, createArea, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, createTenantWithProject, createUser, startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let b: Awaited<ReturnType<typeof createTenantWithProject>>;
-let tokenA: string;
-let tokenB: string;
+let a: TenantWithProject, b: TenantWithProject, tokenA: string, tokenB: string;
 const ALL = ['area', 'area:view', 'area:btn_add', 'area:btn_edit', 'area:btn_del', 'projectlist', 'monitorrules'];
 
 beforeAll(async () => {
   k = await startTestKelvin();
-  a = await createTenantWithProject(k.db, 'tenanta', ALL, 'PT2010');
-  b = await createTenantWithProject(k.db, 'tenantb', ALL, 'PT1011');
-  tokenA = await k.login(a.username, a.password);
-  tokenB = await k.login(b.username, b.password);
+  ({ a, b, tokenA, tokenB } = await twoTenants(k, 'tenant', ALL, ['PT2010', 'PT1011']));
 });
 afterAll(() => k?.close());
 
