@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordProblem } from '@kelvin/contracts';
 import { startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { apiOf, download, tenantWithAdmin, userWith, xlsxText, type TenantFixture } from './fixtures.ts';
+import { download, twoAdminTenants, userWith, xlsxText, type Api, type TenantFixture } from './fixtures.ts';
 
 let k: TestClient;
 let platform: string;
-let A: TenantFixture;
-let B: TenantFixture;
-let data: ReturnType<typeof apiOf>['data'];
-let refused: ReturnType<typeof apiOf>['refused'];
+let A: TenantFixture, B: TenantFixture, data: Api['data'], refused: Api['refused'];
 
 beforeAll(async () => {
   k = await startTestKelvin();
   platform = await k.loginAdmin();
-  A = await tenantWithAdmin(k, 'adma');
-  B = await tenantWithAdmin(k, 'admb');
-  ({ data, refused } = apiOf(k));
+  ({ A, B, data, refused } = await twoAdminTenants(k, 'adm'));
 });
 afterAll(() => k?.close());
 

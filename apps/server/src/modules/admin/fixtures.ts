@@ -86,3 +86,9 @@ export function apiOf(k: TestClient) {
     },
   };
 }
+export type Api = ReturnType<typeof apiOf>;
+
+/** The admin suites' setup: tenants `${prefix}a` and `${prefix}b`, each with its administrator signed in, and the call helpers. */
+export async function twoAdminTenants(k: TestClient, prefix: string) {
+  return { A: await tenantWithAdmin(k, `${prefix}a`), B: await tenantWithAdmin(k, `${prefix}b`), ...apiOf(k) };
+}

@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_PARAM_DEFAULTS } from '@kelvin/contracts';
 import { createArea, startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { apiOf, download, tenantWithAdmin, userWith, xlsxText, type TenantFixture } from '../admin/fixtures.ts';
+import { download, twoAdminTenants, userWith, xlsxText, type Api, type TenantFixture } from '../admin/fixtures.ts';
 import { createSmsService } from './sms.ts';
 import { aliyunProvider, aliyunSignature, recordProvider, smsProviderFromConfig, type SmsProvider } from './sms-provider.ts';
 
 let k: TestClient;
-let A: TenantFixture;
-let B: TenantFixture;
-let data: ReturnType<typeof apiOf>['data'];
-let refused: ReturnType<typeof apiOf>['refused'];
+let A: TenantFixture, B: TenantFixture, data: Api['data'], refused: Api['refused'];
 
 beforeAll(async () => {
   k = await startTestKelvin();
-  A = await tenantWithAdmin(k, 'sysa');
-  B = await tenantWithAdmin(k, 'sysb');
-  ({ data, refused } = apiOf(k));
+  ({ A, B, data, refused } = await twoAdminTenants(k, 'sys'));
 });
 afterAll(() => k?.close());
 
