@@ -43,6 +43,25 @@ export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
       { name: '吴中出厂检测线', projectType: 'PT5000', projectType2: null, billingScheme: null, address: '苏州市吴中区东吴北路 88 号', lng: 120.63, lat: 31.26 },
     ],
   },
+  {
+    // the remaining project types of design §8, so each has a showroom project; small, so the simulated load stays
+    name: '华南区域',
+    projects: [
+      { name: '广州天河地暖公寓', projectType: 'PT1012', projectType2: 101, billingScheme: 2, address: '广州市天河区天河路 208 号', lng: 113.33, lat: 23.14, size: [1, 3, 3] },
+      { name: '深圳南山计量地暖小区', projectType: 'PT1014', projectType2: 102, billingScheme: 10, address: '深圳市南山区科技园南路 18 号', lng: 113.95, lat: 22.54, size: [1, 3, 3] },
+      { name: '东莞 4G 通断热分摊', projectType: 'PT1015', projectType2: 104, billingScheme: 14, address: '东莞市南城区鸿福路 106 号', lng: 113.75, lat: 23.02, size: [1, 3, 3] },
+      { name: '佛山能耗当量写字楼', projectType: 'PT2016', projectType2: 101, billingScheme: 3, address: '佛山市禅城区季华五路 22 号', lng: 113.12, lat: 23.02, size: [1, 4, 3] },
+      { name: '珠海平衡表空调大厦', projectType: 'PT2014', projectType2: 102, billingScheme: 11, address: '珠海市香洲区情侣中路 39 号', lng: 113.58, lat: 22.27, size: [1, 4, 3] },
+      { name: '厦门 4G 空调计费公寓', projectType: 'PT2017', projectType2: 103, billingScheme: 5, address: '厦门市思明区鹭江道 8 号', lng: 118.08, lat: 24.45, size: [1, 4, 3] },
+    ],
+  },
+  {
+    name: '东北区域',
+    projects: [
+      { name: '沈阳空调参数热计量小区', projectType: 'PT4011', projectType2: 101, billingScheme: 6, address: '沈阳市和平区南京北街 206 号', lng: 123.42, lat: 41.8, size: [1, 3, 3] },
+      { name: '长春 4G 阀控热计量小区', projectType: 'PT4012', projectType2: 103, billingScheme: 8, address: '长春市朝阳区人民大街 5688 号', lng: 125.32, lat: 43.88, size: [1, 3, 3] },
+    ],
+  },
 ];
 
 const DEFAULT_SIZE: [number, number, number] = [2, 3, 4];
