@@ -16,12 +16,17 @@ const TZ_OFFSET_MIN = 8 * 60; // Asia/Shanghai, no daylight saving
 
 const minuteOfDay = (ts: number) => Math.floor(((ts / 60_000) + TZ_OFFSET_MIN) % 1440);
 
-export function describeRule(r: Pick<RuleRow, 'device_type' | 'field_code' | 'operator' | 'threshold' | 'for_seconds'>): string {
+export function describeRule(r: Pick<RuleRow, 'device_type' | 'field_code' | 'operator' | 'threshold' | 'threshold_high' | 'for_seconds' | 'for_reports'>): string {
   if (r.operator === 'offline') return `超过 ${r.threshold} 分钟没有上报`;
   const field = fieldOf(r.device_type, r.field_code);
   const ops: Record<string, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=', ne: '≠' };
-  const held = r.for_seconds > 0 ? `，持续 ${r.for_seconds} 秒` : '';
-  return `${field?.label ?? r.field_code} ${ops[r.operator] ?? r.operator} ${fieldDisplay(r.device_type, r.field_code, r.threshold)}${held}`;
+  const show = (v: number) => fieldDisplay(r.device_type, r.field_code, v);
+  const label = field?.label ?? r.field_code;
+  const held = [r.for_seconds > 0 ? `持续 ${r.for_seconds} 秒` : '', r.for_reports > 1 ? `连续 ${r.for_reports} 次` : ''].filter(Boolean).join('且');
+  const tail = held ? `，${held}` : '';
+  if (r.operator === 'outside') return `${label} 超出 ${show(r.threshold)}～${show(r.threshold_high ?? r.threshold)}${tail}`;
+  if (r.operator === 'delta') return `${label} 两次上报之间变化超过 ${show(r.threshold)}${tail}`;
+  return `${label} ${ops[r.operator] ?? r.operator} ${show(r.threshold)}${tail}`;
 }
 
 export type AlarmNotify = (alarm: MessageRow) => Promise<void>;
@@ -34,9 +39,12 @@ export type AlarmNotify = (alarm: MessageRow) => Promise<void>;
  */
 export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHub; notify: AlarmNotify; onError(err: unknown): void }) {
   const { db, core } = deps;
-  const rules = new Map<number, { at: number; byType: Map<string, RuleRow[]>; active: Set<string> }>();
-  /** rule:device → ts of the first report of the current breach (for "for N seconds") */
-  const breachSince = new Map<string, number>();
+  /** per project: value rules indexed by device type × field (a report looks up only the rules of its own fields) */
+  const rules = new Map<number, { at: number; byType: Map<string, Map<string, RuleRow[]>>; active: Set<string> }>();
+  /** rule:device → the current breach: ts of its first report (for "for N seconds") and reports so far (for "N in a row") */
+  const breach = new Map<string, { since: number; count: number }>();
+  /** device:field → its previous reading, kept only for fields that a `delta` rule watches */
+  const previous = new Map<string, number>();
   const queue: Report[] = [];
   let draining = false;
   let dropped = 0;
@@ -47,11 +55,13 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
     const hit = rules.get(projectId);
     if (hit && Date.now() - hit.at < RULES_TTL_MS) return hit;
     const [rows, active] = await Promise.all([repo.enabledRules(db, projectId), repo.activeKeys(db, projectId)]);
-    const byType = new Map<string, RuleRow[]>();
+    const byType = new Map<string, Map<string, RuleRow[]>>();
     for (const r of rows) {
       if (r.operator === 'offline') continue;
-      if (!byType.has(r.device_type)) byType.set(r.device_type, []);
-      byType.get(r.device_type)!.push(r);
+      let byField = byType.get(r.device_type);
+      if (!byField) byType.set(r.device_type, (byField = new Map()));
+      if (!byField.has(r.field_code)) byField.set(r.field_code, []);
+      byField.get(r.field_code)!.push(r);
     }
     const entry = { at: Date.now(), byType, active: new Set(active) };
     rules.set(projectId, entry);
@@ -90,21 +100,30 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
 
   async function evaluate(r: Report) {
     const { byType, active } = await projectRules(r.projectId);
-    const list = byType.get(r.deviceType);
-    if (!list) return;
-    for (const rule of list) {
-      const point = r.points.find((p) => p.code === rule.field_code);
-      if (!point || point.num === null || point.num === undefined) continue;
-      const key = `${rule.id}:${r.deviceId}`;
-      const inHours = withinHours(rule.active_from, rule.active_to, minuteOfDay(r.ts));
-      if (inHours && breaks(rule.operator as MonitorOperator, point.num, rule.threshold)) {
-        const since = breachSince.get(key) ?? r.ts;
-        breachSince.set(key, since);
-        if (!active.has(key) && r.ts - since >= rule.for_seconds * 1000) await raise(rule, r.deviceId, fieldDisplay(r.deviceType, rule.field_code, point.num), r.ts);
-      } else {
-        breachSince.delete(key);
-        if (active.has(key)) await clear(rule, r.deviceId, r.ts);
+    const byField = byType.get(r.deviceType);
+    if (!byField) return;
+    for (const point of r.points) {
+      const list = byField.get(point.code);
+      if (!list || point.num === null || point.num === undefined) continue;
+      const prevKey = `${r.deviceId}:${point.code}`;
+      const prev = previous.get(prevKey);
+      let watchesDelta = false;
+      for (const rule of list) {
+        if (rule.operator === 'delta') watchesDelta = true;
+        const key = `${rule.id}:${r.deviceId}`;
+        const inHours = withinHours(rule.active_from, rule.active_to, minuteOfDay(r.ts));
+        if (inHours && breaks(rule.operator as MonitorOperator, point.num, rule.threshold, { high: rule.threshold_high, previous: prev })) {
+          const b = breach.get(key) ?? { since: r.ts, count: 0 };
+          b.count++;
+          breach.set(key, b);
+          const held = r.ts - b.since >= rule.for_seconds * 1000 && b.count >= rule.for_reports;
+          if (!active.has(key) && held) await raise(rule, r.deviceId, fieldDisplay(r.deviceType, rule.field_code, point.num), r.ts);
+        } else {
+          breach.delete(key);
+          if (active.has(key)) await clear(rule, r.deviceId, r.ts);
+        }
       }
+      if (watchesDelta) previous.set(prevKey, point.num);
     }
   }
 
