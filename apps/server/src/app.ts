@@ -119,6 +119,9 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   // Every stored report is checked against the monitoring rules (off the ingest path, in order).
   devices.onReport(monitoring.engine.onReport);
   monitoring.engine.start();
+  // ... and judged for implausible readings (exception data; a daily sweep finds frozen values).
+  devices.onReport(monitoring.exceptions.onReport);
+  monitoring.exceptions.start();
   // "A command finished" (devices.onCommandFinished) is where the scheduler's runs and the prepaid loop attach.
 
   await app.register(swagger, {
@@ -166,6 +169,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
       await app.close();
       await simulator?.stop();
       await monitoring.engine.stop();
+      await monitoring.exceptions.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await db.destroy();
