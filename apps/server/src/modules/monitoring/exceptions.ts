@@ -145,7 +145,7 @@ export function createExceptions(deps: { db: Db; core: DeviceCore; projects: Pro
     if (pending.length) void write();
   };
 
-  /** Temperatures of reporting devices that read the same for FROZEN_DAYS days (every report of the window identical). */
+  /** Temperatures of reporting devices that read the same for FROZEN_DAYS days: every report since a day before that identical, the first of them at least FROZEN_DAYS old. */
   async function sweepFrozen(now = Date.now()) {
     const types = [...WATCHES].filter(([, w]) => [...w.values()].some((x) => x.kind === 'temp')).map(([code]) => code);
     const devices = await core.devices.scopedDevices({ userId: 0, tenantId: 0, isPlatform: true, projectIds: null })
@@ -156,7 +156,7 @@ export function createExceptions(deps: { db: Db; core: DeviceCore; projects: Pro
       if (stopped) return;
       const def = DEVICE_TYPE_BY_CODE.get(d.device_type)!;
       const fields = [...WATCHES.get(d.device_type)!].filter(([, w]) => w.kind === 'temp').map(([c]) => c);
-      const h = await core.telemetry.history({ id: d.id, type: def }, { from: since - HOUR_MS, to: now, fields: fields.join(',') });
+      const h = await core.telemetry.history({ id: d.id, type: def }, { from: since - DAY_MS, to: now, fields: fields.join(',') });
       for (const s of h.series) {
         const values = [...s.points.map((p) => p[1]), ...(s.bands ?? []).flatMap((b) => [b[1], b[2]])];
         if (s.points.length < 2 || s.points[0][0] > since || values.some((v) => v !== values[0])) continue;
