@@ -43,8 +43,9 @@ export const exceptionQuery = pageQuery.extend({
   handled: z.enum(['0', '1'], { error: '处理状态只能是 0 或 1' }).transform((v) => v === '1').optional(),
   deviceId: positiveIdOf('设备编号').optional(),
   keyword: z.string().trim().max(64).optional(),
-  from: epoch.optional(),
-  to: epoch.optional(),
+  /** reading time, from … to (both inclusive; the query form's date range) */
+  readingFrom: epoch.optional(),
+  readingTo: epoch.optional(),
 });
 export type ExceptionQuery = z.infer<typeof exceptionQuery>;
 

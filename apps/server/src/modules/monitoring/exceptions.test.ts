@@ -121,7 +121,7 @@ describe('异常数据、故障设备与运行监控', () => {
     await report(d, c, { f03: 55 }, t0 + 20 * MIN);
     expect((await list(`&deviceId=${d.id}&kind=jump`)).rows.map((r: { value: string; previous: string }) => [r.value, r.previous])).toEqual([['31.0 °C', '20.0 °C']]);
     expect((await list(`&deviceId=${d.id}&kind=range`)).rows.map((r: { value: string }) => r.value)).toEqual(['55.0 °C']);
-    expect((await list(`&deviceId=${d.id}&from=${t0 + 15 * MIN}`)).total).toBe(1);
+    expect((await list(`&deviceId=${d.id}&readingFrom=${t0 + 15 * MIN}`)).total).toBe(1);
     const bad = await k.call('GET', `/api/v1/device/exceptiondata?projectId=${a.projectId}&kind=weird`, { token });
     expect(bad.body.code).toBe(40000);
   });

@@ -189,8 +189,8 @@ export function createExceptions(deps: { db: Db; core: DeviceCore; projects: Pro
       if (q.kind) query = query.where('kind', '=', q.kind);
       if (q.handled !== undefined) query = query.where('handled', '=', q.handled ? 1 : 0);
       if (q.deviceId) query = query.where('device_id', '=', q.deviceId);
-      if (q.from !== undefined) query = query.where('reading_at', '>=', q.from);
-      if (q.to !== undefined) query = query.where('reading_at', '<', q.to);
+      if (q.readingFrom !== undefined) query = query.where('reading_at', '>=', q.readingFrom);
+      if (q.readingTo !== undefined) query = query.where('reading_at', '<=', q.readingTo);
       if (q.keyword) query = query.where((eb) => eb.or([eb('device_name', 'like', `%${q.keyword}%`), eb('device_code', 'like', `%${q.keyword}%`)]));
       const page = await paginate(query, q, (b) => b.orderBy('id', 'desc'));
       return { total: page.total, rows: page.rows.map(toRow) };

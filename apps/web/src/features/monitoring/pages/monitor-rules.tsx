@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Tag, Typography } from 'antd';
+import { App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  ALARM_SEVERITIES, DEVICE_TYPE_BY_CODE, MONITOR_OPERATORS, monitorRuleBody, type AlarmSeverity, type MonitorMessageRow,
+  ALARM_SEVERITIES, DEVICE_TYPE_BY_CODE, MONITOR_OPERATORS, monitorRuleBody, type MonitorMessageRow,
   type MonitorOperator, type MonitorRuleBody, type MonitorRuleRow,
 } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
@@ -13,14 +13,10 @@ import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useDeviceTypes } from '../../devices';
 import { monitoringApi, monitoringKeys, useLiveAlarms } from '../api';
+import { SeverityTag } from '../components/tags';
 
-const SEVERITY_COLORS: Record<AlarmSeverity, string> = { critical: 'red', major: 'orange', minor: 'gold', info: 'blue' };
 const severityOptions = Object.entries(ALARM_SEVERITIES).map(([value, label]) => ({ value, label }));
 const r = monitorRuleBody.shape;
-
-function SeverityTag({ severity, label }: { severity: AlarmSeverity; label: string }) {
-  return <Tag color={SEVERITY_COLORS[severity]}>{label}</Tag>;
-}
 
 /** monitorrules (监控规则): the alarm list of the project (what the bell counts) and the rules that raise alarms. */
 export default function MonitorRulesPage() {
