@@ -3,6 +3,7 @@ import type { MqttClient } from 'mqtt';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts';
 import { createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
 import { connectDevice, createTestDevice, upPayload, type TestDevice } from '../devices/test-fixtures.ts';
+import { DeviceModel } from '../../simulator/model.ts';
 import { judge, watchesOf } from './exceptions.ts';
 
 let k: TestClient;
@@ -74,6 +75,18 @@ describe('异常数据的判定（手算的例子）', () => {
     expect(judge(room, { num: 20, ts: t }, { num: 29.9, ts: t + 10 * MIN })).toBeNull();
     expect(judge(room, { num: 20, ts: t }, { num: 31, ts: t + 10 * MIN })).toEqual({ kind: 'jump', detail: '10 分钟内由 20 变为 31，超过 10' });
     expect(judge(room, { num: 20, ts: t }, { num: 31, ts: t + 40 * MIN })).toBeNull(); // slow enough to be real
+  });
+
+  it('the simulator\'s misreads (its exception-data knob) are what the detector flags; its true readings are not', () => {
+    const m = new DeviceModel(DEVICE_TYPE_BY_CODE.get('device20090')!, 'MISREAD-METER', t);
+    const before = m.report(t + 60 * MIN);
+    const after = m.report(t + 65 * MIN);
+    const seen = (p: { ts: number; fields: Record<string, unknown> }) => ({ num: p.fields.f70 as number, ts: p.ts });
+    expect(judge(meter, seen(before), seen(after))).toBeNull();
+    expect(judge(meter, seen(before), seen(m.misread(after, 0.5)!))?.kind).toBe('backwards');
+    const thermostat = new DeviceModel(DEVICE_TYPE_BY_CODE.get('device20020')!, 'MISREAD-ROOM', t);
+    const spiked = thermostat.misread(thermostat.report(t + MIN), 0.99)!;
+    expect(judge(room, undefined, { num: spiked.fields.f03 as number, ts: t + MIN })?.kind).toBe('range');
   });
 });
 
