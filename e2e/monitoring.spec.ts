@@ -76,7 +76,7 @@ test('异常数据：设备上报超出量程的读数，异常数据与故障�
   }
 
   await page.goto(`${baseUrl()}/datacenter/exceptiondata?projectId=${projectId}`);
-  await page.getByLabel('设备').fill(name);
+  await page.getByLabel('设备', { exact: true }).fill(name);
   await page.getByRole('button', { name: /查\s*询/ }).click();
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(async () => {
@@ -89,18 +89,19 @@ test('异常数据：设备上报超出量程的读数，异常数据与故障�
 
   // the fault list shows it with its open exception data (it is online: it just reported)
   await page.goto(`${baseUrl()}/datacenter/projectFaultDeviceList?projectId=${projectId}`);
-  await page.getByLabel('设备').fill(name);
+  await page.getByLabel('设备', { exact: true }).fill(name);
   await page.getByRole('button', { name: /查\s*询/ }).click();
   await expect(page.getByRole('row').filter({ hasText: name })).toContainText('异常数据');
   await shot(page, 'fault-devices');
 
   await page.goto(`${baseUrl()}/datacenter/exceptiondata?projectId=${projectId}`);
-  await page.getByLabel('设备').fill(name);
+  await page.getByLabel('设备', { exact: true }).fill(name);
   await page.getByRole('button', { name: /查\s*询/ }).click();
   await row.getByRole('button', { name: /处\s*理/ }).click();
   const dialog = page.getByRole('dialog', { name: /处理异常数据/ });
   await dialog.getByRole('button', { name: /标记已处理/ }).click();
   await expect(dialog.getByText('请填写处理说明')).toBeVisible();
+  await page.waitForTimeout(2100); // the dialog's button ignores a second click within 2 s (double-submit guard)
   await dialog.getByLabel('处理说明').fill('现场传感器接线松动，已紧固');
   await dialog.getByRole('button', { name: /标记已处理/ }).click();
   await expect(row).toContainText('现场传感器接线松动，已紧固');
@@ -109,7 +110,7 @@ test('异常数据：设备上报超出量程的读数，异常数据与故障�
 
   // 运行监控: the project's figures, alarms by severity, the latest alarms and the devices in fault
   await page.goto(`${baseUrl()}/businessSys/monitor/${projectId}`);
-  await expect(page.getByTestId('monitor-figures')).toContainText('设备总数');
+  await expect(page.getByTestId('monitor-figures')).toContainText('设备总数', { timeout: 30_000 });
   await expect(page.getByTestId('alarms-by-severity-chart').locator('canvas')).toBeVisible();
   await expect(page.getByText('最新告警（实时）')).toBeVisible();
   await shot(page, 'run-monitor');

@@ -94,7 +94,7 @@ function ExceptionList({ projectId }: { projectId: number }) {
         footer={[
           <Button key="c" onClick={() => setHandling(null)}>取消</Button>,
           <PreventClickButton key="ok" type="primary" loading={handle.isPending}
-            onClick={() => form.validateFields().then((v) => handling && handle.mutate({ ids: handling.length ? handling.map((x) => x.id) : selected, note: v.note.trim() }))}>
+            onClick={() => form.validateFields().then((v) => handling && handle.mutate({ ids: handling.length ? handling.map((x) => x.id) : selected, note: v.note.trim() }), () => undefined /* the form shows what is wrong */)}>
             标记已处理
           </PreventClickButton>,
         ]}>

@@ -109,7 +109,7 @@ function AlarmList({ projectId }: { projectId: number }) {
         footer={[
           <Button key="c" onClick={() => setAcking(null)}>取消</Button>,
           <PreventClickButton key="ok" type="primary" danger={acking?.close} loading={act.isPending}
-            onClick={() => form.validateFields().then((v) => acking && act.mutate({ ...acking, comment: v.comment?.trim() || undefined }))}>
+            onClick={() => form.validateFields().then((v) => acking && act.mutate({ ...acking, comment: v.comment?.trim() || undefined }), () => undefined /* the form shows what is wrong */)}>
             {acking?.close ? '关闭' : '确认'}
           </PreventClickButton>,
         ]}>
@@ -205,7 +205,7 @@ function RuleList({ projectId }: { projectId: number }) {
       <AppModal open={!!editing} title={editing === 'new' ? '新增监控规则' : '编辑监控规则'} width={560} onCancel={() => setEditing(null)}
         footer={[
           <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-          <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate({ ...v, projectId, fieldCode: v.operator === 'offline' ? '' : v.fieldCode, thresholdHigh: v.operator === 'outside' ? v.thresholdHigh : null, activeFrom: v.activeFrom || null, activeTo: v.activeTo || null }))}>保存</PreventClickButton>,
+          <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate({ ...v, projectId, fieldCode: v.operator === 'offline' ? '' : v.fieldCode, thresholdHigh: v.operator === 'outside' ? v.thresholdHigh : null, activeFrom: v.activeFrom || null, activeTo: v.activeTo || null }), () => undefined /* the form shows what is wrong */)}>保存</PreventClickButton>,
         ]}>
         <Form form={form} layout="vertical" requiredMark>
           <Form.Item name="name" label="规则名称" rules={[zodRule(r.name)]}><Input placeholder="例如：房间过热" maxLength={40} /></Form.Item>

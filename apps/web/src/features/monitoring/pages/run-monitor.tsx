@@ -42,13 +42,13 @@ function Figures({ o }: { o: MonitorOverview }) {
     ['故障设备', o.faultDevices, o.faultDevices ? '#f5222d' : undefined],
   ];
   return (
-    <Row gutter={[12, 12]} data-testid="monitor-figures">
+    <div data-testid="monitor-figures"><Row gutter={[12, 12]}>
       {items.map(([title, value, color]) => (
         <Col key={title} xs={12} sm={8} lg={4}>
           <Card size="small"><Statistic title={title} value={value} valueStyle={color ? { color } : undefined} /></Card>
         </Col>
       ))}
-    </Row>
+    </Row></div>
   );
 }
 
@@ -78,13 +78,12 @@ export default function RunMonitorPage() {
           </Col>
           <Col xs={24} lg={15}>
             <Card size="small" title="最新告警（实时）" extra={<Link to="/businesscenter/monitorrules">全部告警</Link>}>
-              <List
+              <div data-testid="latest-alarms"><List
                 size="small"
                 loading={latest.isLoading}
                 dataSource={latest.data?.rows ?? []}
                 locale={{ emptyText: '暂无告警' }}
                 style={{ height: 260, overflow: 'auto' }}
-                data-testid="latest-alarms"
                 renderItem={(m) => (
                   <List.Item>
                     <span style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap', width: '100%' }}>
@@ -96,7 +95,7 @@ export default function RunMonitorPage() {
                     </span>
                   </List.Item>
                 )}
-              />
+              /></div>
             </Card>
           </Col>
         </Row>
