@@ -49,6 +49,7 @@ test('监控规则：新建规则，模拟设备触发告警，铃铛计数上�
   await expect(page.getByText('已通知物业上门查看').first()).toBeVisible();
   await page.reload();
   await expect.poll(() => bellCount(page), { timeout: 15_000 }).toBeLessThan(raised);
+  await expect(page.getByText('已通知物业上门查看').first()).toBeVisible({ timeout: 30_000 });
   await shot(page, 'monitor-alarms-acknowledged');
   expect(errors).toEqual([]);
 });
