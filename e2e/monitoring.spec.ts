@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import mqtt from 'mqtt';
 import { baseUrl, login, shot, tokenOf, watchConsole } from './helpers';
 
 const bellCount = async (page: import('@playwright/test').Page) => {
@@ -48,6 +49,71 @@ test('监控规则：新建规则，模拟设备触发告警，铃铛计数上�
   await expect(page.getByText('已通知物业上门查看').first()).toBeVisible();
   await page.reload();
   await expect.poll(() => bellCount(page), { timeout: 15_000 }).toBeLessThan(raised);
+  await expect(page.getByText('已通知物业上门查看').first()).toBeVisible({ timeout: 30_000 });
   await shot(page, 'monitor-alarms-acknowledged');
+  expect(errors).toEqual([]);
+});
+
+test('异常数据：设备上报超出量程的读数，异常数据与故障设备列表列出它，处理后标记处理人和说明；运行监控总览', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = watchConsole(page);
+  await login(page);
+  const token = await tokenOf(page);
+  const headers = { authorization: token };
+  // a new thermostat in the project of the demo's floor-heating thermostats, playing its own device over MQTT
+  const found = await page.request.get(`${baseUrl()}/api/v1/device/devicelist?keyword=DEMO-20020-001&pageNo=1&pageSize=1`, { headers });
+  const { projectId, areaId } = (await found.json()).data.rows[0] as { projectId: number; areaId: number };
+  const name = `E2E 异常测温器 ${Date.now() % 100000}`;
+  const made = await page.request.post(`${baseUrl()}/api/v1/device/create/${projectId}/${areaId}/device20020`, { headers, data: { deviceName: name } });
+  const cred = (await made.json()).data.credentials as { clientId: string; username: string; password: string; topics: { up: string } };
+  const device = await mqtt.connectAsync(process.env.KELVIN_E2E_MQTT_URL!, { clientId: cred.clientId, username: cred.username, password: cred.password, reconnectPeriod: 0 });
+  try {
+    const now = Date.now();
+    await device.publishAsync(cred.topics.up, JSON.stringify({ ts: now - 60_000, fields: { f00: 1, f03: 21.5, f04: 22 } }), { qos: 1 });
+    // a broken sensor: 55 °C is inside what the protocol carries (−20…60) but outside what a room sensor measures (−10…50)
+    await device.publishAsync(cred.topics.up, JSON.stringify({ ts: now, fields: { f03: 55 } }), { qos: 1 });
+  } finally {
+    await device.endAsync();
+  }
+
+  await page.goto(`${baseUrl()}/datacenter/exceptiondata?projectId=${projectId}`);
+  await page.getByLabel('设备', { exact: true }).fill(name);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(async () => {
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(row).toContainText('超出传感器量程', { timeout: 2000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(row).toContainText('55.0 °C');
+  await expect(row).toContainText('未处理');
+  await shot(page, 'exception-data');
+
+  // the fault list shows it with its open exception data (it is online: it just reported)
+  await page.goto(`${baseUrl()}/datacenter/projectFaultDeviceList?projectId=${projectId}`);
+  await page.getByLabel('设备', { exact: true }).fill(name);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('异常数据');
+  await shot(page, 'fault-devices');
+
+  await page.goto(`${baseUrl()}/datacenter/exceptiondata?projectId=${projectId}`);
+  await page.getByLabel('设备', { exact: true }).fill(name);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await row.getByRole('button', { name: /处\s*理/ }).click();
+  const dialog = page.getByRole('dialog', { name: /处理异常数据/ });
+  await dialog.getByRole('button', { name: /标记已处理/ }).click();
+  await expect(dialog.getByText('请填写处理说明')).toBeVisible();
+  await page.waitForTimeout(2100); // the dialog's button ignores a second click within 2 s (double-submit guard)
+  await dialog.getByLabel('处理说明').fill('现场传感器接线松动，已紧固');
+  await dialog.getByRole('button', { name: /标记已处理/ }).click();
+  await expect(row).toContainText('现场传感器接线松动，已紧固');
+  await expect(row).not.toContainText('未处理');
+  await shot(page, 'exception-data-handled');
+
+  // 运行监控: the project's figures, alarms by severity, the latest alarms and the devices in fault
+  await page.goto(`${baseUrl()}/businessSys/monitor/${projectId}`);
+  await expect(page.getByTestId('monitor-figures')).toContainText('设备总数', { timeout: 30_000 });
+  await expect(page.getByTestId('alarms-by-severity-chart').locator('canvas')).toBeVisible();
+  await expect(page.getByText('最新告警（实时）')).toBeVisible();
+  await shot(page, 'run-monitor');
   expect(errors).toEqual([]);
 });

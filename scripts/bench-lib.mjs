@@ -123,3 +123,38 @@ export function simulate(server, args, onLine) {
   const done = new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 || code === null ? resolve() : reject(new Error(`模拟器退出 (${code})`)))));
   return { child, done };
 }
+
+/**
+ * Provisions the load generator's devices (`./kelvin simulate --tenant … --devices N`, one report) so that rules can
+ * be set up on their project before the measured load starts; answers the project and a room of the meters.
+ */
+export async function provisionLoadDevices(server, tenant, devices) {
+  await simulate(server, ['--tenant', tenant, '--devices', String(devices), '--load', '1:1', '--json']).done;
+  const token = await loginAdmin(server.url);
+  const page = await api(server.url, 'GET', '/api/v1/device/devicelist?deviceType=device20090&pageNo=1&pageSize=1', token);
+  const d = page.rows[0];
+  if (!d) throw new Error('没有找到压测电表');
+  return { token, projectId: d.projectId, areaId: d.areaId };
+}
+
+/**
+ * Monitoring rules on the load generator's meters (device20090: f70 counter, f71/f72 readings 200–240) that the
+ * load never breaks, of every kind of operator, so each report is checked against all of them: n rules in one
+ * project, the worst case for the engine (every rule on the reported type and fields).
+ */
+export async function createQuietRules(base, token, projectId, n) {
+  const kinds = [
+    (i) => ({ fieldCode: 'f71', operator: 'gt', threshold: 300 + i }),
+    (i) => ({ fieldCode: 'f72', operator: 'lt', threshold: -i }),
+    (i) => ({ fieldCode: 'f71', operator: 'outside', threshold: 0, thresholdHigh: 1000 + i }),
+    (i) => ({ fieldCode: 'f70', operator: 'delta', threshold: 1000 + i }),
+    (i) => ({ fieldCode: 'f72', operator: 'gte', threshold: 500 + i, forReports: 3 }),
+    (i) => ({ fieldCode: 'f70', operator: 'lt', threshold: -1 - i, forSeconds: 60 }),
+  ];
+  for (let i = 0; i < n; i += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, j) => api(base, 'POST', '/api/v1/monitorrule', token, {
+      projectId, name: `压测规则 ${i + j + 1}`, deviceType: 'device20090', severity: 'info', notifySms: false, enabled: true, forSeconds: 0,
+      ...kinds[(i + j) % kinds.length](i + j),
+    })));
+  }
+}

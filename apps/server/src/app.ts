@@ -119,6 +119,9 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   // Every stored report is checked against the monitoring rules (off the ingest path, in order).
   devices.onReport(monitoring.engine.onReport);
   monitoring.engine.start();
+  // ... and judged for implausible readings (exception data; a daily sweep finds frozen values).
+  devices.onReport(monitoring.exceptions.onReport);
+  monitoring.exceptions.start();
   // "A command finished" (devices.onCommandFinished) is where the scheduler's runs and the prepaid loop attach.
 
   await app.register(swagger, {
@@ -151,7 +154,8 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   let simulator: Simulator | null = null;
   if (config.simulator && mqtt) {
     const sims = await provisionSimulatedDevices(db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
-    simulator = startSimulator({ url: config.mqttUrl ?? `mqtt://127.0.0.1:${mqtt.port}`, devices: sims, log: (msg) => app.log.info(msg) });
+    // now and then a device misreads (exception data, monitoring/exceptions.ts): a few times an hour across the demo
+    simulator = startSimulator({ url: config.mqttUrl ?? `mqtt://127.0.0.1:${mqtt.port}`, devices: sims, misreadsPerHour: 0.02, log: (msg) => app.log.info(msg) });
     app.log.info(`模拟设备已启动：${sims.length} 台（示范租户）`);
   }
 
@@ -166,6 +170,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
       await app.close();
       await simulator?.stop();
       await monitoring.engine.stop();
+      await monitoring.exceptions.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await db.destroy();

@@ -177,7 +177,7 @@ const TREE: GroupSpec[] = [
       ['balancetable', '平衡表', REPORT, { projectTypes: ['PT2014'] }],
       ['balancetableAF900', 'AF900 平衡表', REPORT, { projectTypes: ['PT4020'] }],
       ['depositreport', '押金报表', REPORT, { projectType2: [105] }],
-      ['exceptiondata', '异常数据', REPORT, { projectType2: [101, 102, 103, 104] }],
+      ['exceptiondata', '异常数据', ['view', 'btn_edit', 'export'], { projectType2: [101, 102, 103, 104] }],
       ['useroperationlog', '用户操作日志', REPORT],
       ['payReport', '缴费报表', REPORT],
       ['payReport_n', '缴费报表（新）', REPORT, { reportGroups: ['report4'] }],

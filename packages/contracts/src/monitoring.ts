@@ -13,6 +13,8 @@ export const MONITOR_OPERATORS = {
   lte: '小于等于',
   eq: '等于',
   ne: '不等于',
+  outside: '超出范围',
+  delta: '变化超过',
   offline: '离线超过（分钟）',
 } as const;
 export type MonitorOperator = keyof typeof MONITOR_OPERATORS;
@@ -25,9 +27,15 @@ export type AlarmStatus = keyof typeof ALARM_STATUS_LABELS;
 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, '时间格式为 HH:MM');
 
-/** Whether a value breaks a rule's comparison (offline rules are judged by the sweep, not by values). */
-export function breaks(operator: MonitorOperator, value: number, threshold: number): boolean {
+/**
+ * Whether a value breaks a rule's comparison (offline rules are judged by the sweep, not by values). `outside`: below
+ * the threshold or above `high`; `delta`: changed by more than the threshold since the device's previous report of the
+ * field (no previous reading, no breach).
+ */
+export function breaks(operator: MonitorOperator, value: number, threshold: number, extra: { high?: number | null; previous?: number | null } = {}): boolean {
   switch (operator) {
+    case 'outside': return value < threshold || (extra.high !== null && extra.high !== undefined && value > extra.high);
+    case 'delta': return extra.previous !== null && extra.previous !== undefined && Math.abs(value - extra.previous) > threshold + 1e-9;
     case 'gt': return value > threshold;
     case 'gte': return value >= threshold;
     case 'lt': return value < threshold;
@@ -54,9 +62,13 @@ export const monitorRuleBody = z.object({
   name: z.string({ error: '请输入规则名称' }).trim().min(1, '请输入规则名称').max(40, '规则名称最多 40 个字符'),
   deviceType: deviceTypeCode,
   fieldCode: z.string().trim().max(16).default(''),
-  operator: z.enum(Object.keys(MONITOR_OPERATORS) as [MonitorOperator, ...MonitorOperator[]], { error: '比较方式只能是大于、小于、等于、不等于或离线' }),
+  operator: z.enum(Object.keys(MONITOR_OPERATORS) as [MonitorOperator, ...MonitorOperator[]], { error: '比较方式只能是大于、小于、等于、不等于、超出范围、变化超过或离线' }),
   threshold: z.number({ error: '阈值必须是数字' }).finite('阈值必须是有限的数字'),
+  /** `outside`: the upper end of the normal range (threshold is the lower end) */
+  thresholdHigh: z.number({ error: '上限必须是数字' }).finite('上限必须是有限的数字').nullable().optional(),
   forSeconds: z.number({ error: '持续时间必须是数字' }).int('持续时间必须是整数秒').min(0, '持续时间不能为负').max(86_400, '持续时间最多 86400 秒').default(0),
+  /** raise only after this many breaching reports in a row (0 or 1: the first one) */
+  forReports: z.number({ error: '连续次数必须是数字' }).int('连续次数必须是整数').min(0, '连续次数不能为负').max(1000, '连续次数最多 1000 次').default(0),
   severity: z.enum(Object.keys(ALARM_SEVERITIES) as [AlarmSeverity, ...AlarmSeverity[]], { error: '级别只能是紧急、重要、次要或提示' }),
   notifySms: z.boolean().default(false),
   enabled: z.boolean().default(true),
@@ -73,6 +85,10 @@ export const monitorRuleBody = z.object({
     return;
   }
   if (field.kind === 'text' || field.kind === 'time') ctx.addIssue({ code: 'custom', path: ['fieldCode'], message: `「${field.label}」不是数值字段，不能设阈值` });
+  if (b.operator === 'outside' && (b.thresholdHigh === null || b.thresholdHigh === undefined || b.thresholdHigh <= b.threshold)) {
+    ctx.addIssue({ code: 'custom', path: ['thresholdHigh'], message: '超出范围需要填写上限，且上限大于下限' });
+  }
+  if (b.operator === 'delta' && b.threshold <= 0) ctx.addIssue({ code: 'custom', path: ['threshold'], message: '变化量必须大于 0' });
   if (!!b.activeFrom !== !!b.activeTo) ctx.addIssue({ code: 'custom', path: ['activeTo'], message: '启用时段需要同时填写开始和结束' });
 });
 export type MonitorRuleBody = z.infer<typeof monitorRuleBody>;
@@ -107,7 +123,9 @@ export interface MonitorRuleRow {
   operator: MonitorOperator;
   operatorLabel: string;
   threshold: number;
+  thresholdHigh: number | null;
   forSeconds: number;
+  forReports: number;
   severity: AlarmSeverity;
   severityLabel: string;
   notifySms: boolean;

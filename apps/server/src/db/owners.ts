@@ -41,6 +41,7 @@ export const TABLE_OWNERS = {
   factory_test_step: 'factory-test',
   monitor_rule: 'monitoring',
   monitor_message: 'monitoring',
+  exception_data: 'monitoring',
 } as const;
 
 /**

@@ -381,7 +381,11 @@ export interface MonitorRuleTable {
   field_code: string;
   operator: string;
   threshold: number;
+  /** 009: the upper end of an `outside` rule's range */
+  threshold_high: number | null;
   for_seconds: number;
+  /** 009: breaching reports in a row before it raises */
+  for_reports: Generated<number>;
   severity: string;
   notify_sms: Flag;
   enabled: Flag;
@@ -412,6 +416,28 @@ export interface MonitorMessageTable {
   comment: string | null;
   created_at: Millis;
   cleared_at: Millis | null;
+}
+
+/** Table of 009-exceptions: implausible readings. */
+export interface ExceptionDataTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_id: number;
+  device_code: string;
+  device_name: string;
+  device_type: string;
+  field_code: string;
+  kind: string;
+  value: string;
+  previous: string | null;
+  description: string;
+  reading_at: Millis;
+  handled: Flag;
+  handled_by: string | null;
+  handled_at: Millis | null;
+  note: string | null;
+  created_at: Millis;
 }
 
 export interface Database {
@@ -453,4 +479,5 @@ export interface Database {
   factory_test_step: FactoryTestStepTable;
   monitor_rule: MonitorRuleTable;
   monitor_message: MonitorMessageTable;
+  exception_data: ExceptionDataTable;
 }

@@ -243,6 +243,23 @@ export class DeviceModel {
     return { ts: now, fields: { ...this.state } };
   }
 
+  /**
+   * A misreading, as real meters and sensors produce now and then: a meter register read a little low (it seems to
+   * run backwards for one report) or a room sensor spiking to 55 °C or more. Only the payload is wrong; the model's state stays
+   * true, so the next report is right again. `r` is a draw in [0, 1). Null when the type has nothing to misread.
+   */
+  misread(payload: { ts: number; fields: Record<string, FieldValue> }, r: number): { ts: number; fields: Record<string, FieldValue> } | null {
+    const meters = this.def.fields.filter((f) => f.sim.mode === 'accumulate' && this.num(f.code) > 1);
+    const sensor = this.valveOf.size ? this.def.fields.find((f) => f.code === 'f03') : undefined;
+    const choices = [...meters, ...(sensor ? [sensor] : [])];
+    if (!choices.length) return null;
+    const f = choices[Math.floor(r * choices.length)];
+    const fields = { ...payload.fields };
+    if (f.sim.mode === 'accumulate') fields[f.code] = roundToStep(f, Math.max(0, this.num(f.code) - f.sim.perHour * (1 + 2 * r)));
+    else fields[f.code] = roundToStep(f, clamp(f, 55 + 4 * r));
+    return { ts: payload.ts, fields };
+  }
+
   /** A command, applied as the hardware would, or refused with the reason the hardware gives. */
   apply(msg: DownMessage, now = Date.now()): ApplyResult {
     this.step(now);

@@ -17,6 +17,8 @@ export interface SimulatorOptions {
   rate?: number;
   /** how often a connected device drops off, per device and hour */
   dropoutsPerHour?: number;
+  /** how often a device misreads (a meter read low, a room sensor spiking), per device and hour; 0 = never */
+  misreadsPerHour?: number;
   log?: (msg: string) => void;
 }
 
@@ -27,6 +29,7 @@ export interface SimulatorStats {
   acked: number;
   rejected: number;
   dropouts: number;
+  misreads: number;
 }
 
 export interface Simulator {
@@ -61,9 +64,10 @@ const DROPOUT_MS = [60_000, 20 * 60_000];
 export function startSimulator(opts: SimulatorOptions): Simulator {
   const rate = opts.rate ?? 1;
   const dropoutsPerHour = opts.dropoutsPerHour ?? 0.3;
+  const misreadsPerHour = opts.misreadsPerHour ?? 0;
   const random = prng(opts.devices.length * 7919 + 17);
   const between = ([a, b]: number[]) => a + random() * (b - a);
-  const stats = { reports: 0, acked: 0, rejected: 0, dropouts: 0 };
+  const stats = { reports: 0, acked: 0, rejected: 0, dropouts: 0, misreads: 0 };
   let stopped = false;
   const start = Date.now();
   const spread = Math.min(10_000, opts.devices.length * 20);
@@ -80,7 +84,15 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
   function report(d: SimDevice) {
     if (!d.client?.connected) return;
     stats.reports++;
-    d.client.publish(topic(d, 'up'), JSON.stringify(d.model.report()), { qos: 1 }, () => {});
+    let payload = d.model.report();
+    if (misreadsPerHour && random() < (misreadsPerHour * d.def.reportSeconds) / rate / 3600) {
+      const wrong = d.model.misread(payload, random());
+      if (wrong) {
+        stats.misreads++;
+        payload = wrong;
+      }
+    }
+    d.client.publish(topic(d, 'up'), JSON.stringify(payload), { qos: 1 }, () => {});
   }
 
   function disconnect(d: SimDevice, phase: Phase, dueAt: number) {

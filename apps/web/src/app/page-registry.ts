@@ -24,6 +24,9 @@ registerPages(['serviceMonitorManager'], () => import('../features/system/pages/
 
 // monitoring rules and alarms (the bell opens this screen)
 registerPages(['monitorrules'], () => import('../features/monitoring/pages/monitor-rules'));
+registerPages(['exceptiondata'], () => import('../features/monitoring/pages/exception-data'));
+registerPages(['projectFaultDeviceList'], () => import('../features/monitoring/pages/fault-devices'));
+registerPages(['monitor'], () => import('../features/monitoring/pages/run-monitor'));
 
 // live devices: the registry-driven monitor serves devicemonitor and every device-type page
 registerPages(['devicemonitor', ...MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code)], () => import('../features/devices/pages/device-monitor'));

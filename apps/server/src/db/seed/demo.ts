@@ -1,4 +1,4 @@
-import { MENUS, PLATFORM_ONLY_MENUS, elementCodes } from '@kelvin/contracts';
+import { DEVICE_TYPE_BY_CODE, MENUS, PLATFORM_ONLY_MENUS, elementCodes, fieldOf } from '@kelvin/contracts';
 import type { Db } from '../index.ts';
 import { hashPassword, randomPassword } from '../../modules/auth/index.ts';
 import { DEMO_DEVICES_PER_TYPE, FACTORY_BENCHES, provisionSimulatedDevices } from '../../simulator/provision.ts';
@@ -133,5 +133,31 @@ export async function seedDemo(db: Db): Promise<{ username: string; password: st
     await trx.insertInto('user_role').values({ user_id: user.id, role_id: role.id }).execute();
   });
   await provisionSimulatedDevices(db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
+  await seedDemoRules(db);
   return { username: 'demo', password };
+}
+
+/**
+ * Monitoring rules the simulated devices really break now and then (simulator/model.ts): heat pumps raise a fault
+ * code (f47) a few times a day, rooms nobody lives in cool below 16 °C, a meter drops off the network for a while.
+ */
+const DEMO_RULES: { name: string; field: string; operator: string; threshold: number; thresholdHigh?: number; forSeconds?: number; forReports?: number; severity: string; applies(type: string): boolean }[] = [
+  { name: '机组故障', field: 'f47', operator: 'ne', threshold: 0, severity: 'major', applies: (t) => !!fieldOf(t, 'f47') },
+  { name: '室温过低', field: 'f03', operator: 'lt', threshold: 16, forSeconds: 600, severity: 'minor', applies: (t) => DEVICE_TYPE_BY_CODE.get(t)?.category === 'thermostat' && !!fieldOf(t, 'f03') },
+  { name: '室温过高', field: 'f03', operator: 'gt', threshold: 28, forReports: 3, severity: 'major', applies: (t) => DEVICE_TYPE_BY_CODE.get(t)?.category === 'thermostat' && !!fieldOf(t, 'f03') },
+  { name: '电表离线', field: '', operator: 'offline', threshold: 15, severity: 'critical', applies: (t) => !!fieldOf(t, 'f70') },
+];
+
+async function seedDemoRules(db: Db) {
+  const tenant = await db.selectFrom('tenant').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow();
+  // not on the factory line: its devices are on test benches, not in service
+  const pairs = await db.selectFrom('device').innerJoin('area', 'area.id', 'device.project_id').select(['device.project_id', 'device.device_type']).distinct()
+    .where('device.tenant_id', '=', tenant.id).where('area.project_type', '!=', 'PT5000').execute();
+  const now = Date.now();
+  const rows = pairs.flatMap((p) => DEMO_RULES.filter((r) => r.applies(p.device_type)).map((r) => ({
+    tenant_id: tenant.id, project_id: p.project_id, name: r.name, device_type: p.device_type, field_code: r.field, operator: r.operator,
+    threshold: r.threshold, threshold_high: r.thresholdHigh ?? null, for_seconds: r.forSeconds ?? 0, for_reports: r.forReports ?? 0,
+    severity: r.severity, notify_sms: 0, enabled: 1, active_from: null, active_to: null, updated_by: 'demo', created_at: now, updated_at: now,
+  })));
+  if (rows.length) await db.insertInto('monitor_rule').values(rows).execute();
 }

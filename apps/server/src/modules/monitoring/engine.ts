@@ -4,6 +4,7 @@ import type { LiveHub } from '../../plugins/live.ts';
 import type { DeviceCore, ReportListener } from '../devices/index.ts';
 import * as repo from './repository.ts';
 import type { MessageRow, RuleRow } from './repository.ts';
+import { candidates, indexRules, type FieldRules } from './rule-index.ts';
 
 type Report = Parameters<ReportListener>[0];
 
@@ -16,12 +17,17 @@ const TZ_OFFSET_MIN = 8 * 60; // Asia/Shanghai, no daylight saving
 
 const minuteOfDay = (ts: number) => Math.floor(((ts / 60_000) + TZ_OFFSET_MIN) % 1440);
 
-export function describeRule(r: Pick<RuleRow, 'device_type' | 'field_code' | 'operator' | 'threshold' | 'for_seconds'>): string {
+export function describeRule(r: Pick<RuleRow, 'device_type' | 'field_code' | 'operator' | 'threshold' | 'threshold_high' | 'for_seconds' | 'for_reports'>): string {
   if (r.operator === 'offline') return `超过 ${r.threshold} 分钟没有上报`;
   const field = fieldOf(r.device_type, r.field_code);
   const ops: Record<string, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=', ne: '≠' };
-  const held = r.for_seconds > 0 ? `，持续 ${r.for_seconds} 秒` : '';
-  return `${field?.label ?? r.field_code} ${ops[r.operator] ?? r.operator} ${fieldDisplay(r.device_type, r.field_code, r.threshold)}${held}`;
+  const show = (v: number) => fieldDisplay(r.device_type, r.field_code, v);
+  const label = field?.label ?? r.field_code;
+  const held = [r.for_seconds > 0 ? `持续 ${r.for_seconds} 秒` : '', r.for_reports > 1 ? `连续 ${r.for_reports} 次` : ''].filter(Boolean).join('且');
+  const tail = held ? `，${held}` : '';
+  if (r.operator === 'outside') return `${label} 超出 ${show(r.threshold)}～${show(r.threshold_high ?? r.threshold)}${tail}`;
+  if (r.operator === 'delta') return `${label} 两次上报之间变化超过 ${show(r.threshold)}${tail}`;
+  return `${label} ${ops[r.operator] ?? r.operator} ${show(r.threshold)}${tail}`;
 }
 
 export type AlarmNotify = (alarm: MessageRow) => Promise<void>;
@@ -34,9 +40,26 @@ export type AlarmNotify = (alarm: MessageRow) => Promise<void>;
  */
 export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHub; notify: AlarmNotify; onError(err: unknown): void }) {
   const { db, core } = deps;
-  const rules = new Map<number, { at: number; byType: Map<string, RuleRow[]>; active: Set<string> }>();
-  /** rule:device → ts of the first report of the current breach (for "for N seconds") */
-  const breachSince = new Map<string, number>();
+  /**
+   * per project: value rules indexed by device type × field and sorted by threshold (rule-index.ts: a report finds
+   * the rules it breaks by binary search, no database read), the rules by id, the open alarms (rule:device)
+   */
+  const rules = new Map<number, { at: number; byType: Map<string, Map<string, FieldRules>>; byId: Map<number, RuleRow>; active: Set<string> }>();
+  /** rule:device → the current breach: ts of its first report (for "for N seconds") and reports so far (for "N in a row") */
+  const breach = new Map<string, { since: number; count: number }>();
+  /** device → rules with a breach under way or an open alarm on it: checked on every report of the device until both end */
+  const touched = new Map<number, Set<number>>();
+  const touch = (deviceId: number, ruleId: number) => {
+    let set = touched.get(deviceId);
+    if (!set) touched.set(deviceId, (set = new Set()));
+    set.add(ruleId);
+  };
+  const untouch = (deviceId: number, ruleId: number) => {
+    const set = touched.get(deviceId);
+    if (set?.delete(ruleId) && !set.size) touched.delete(deviceId);
+  };
+  /** device:field → its previous reading, kept only for fields that a `delta` rule watches */
+  const previous = new Map<string, number>();
   const queue: Report[] = [];
   let draining = false;
   let dropped = 0;
@@ -47,13 +70,11 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
     const hit = rules.get(projectId);
     if (hit && Date.now() - hit.at < RULES_TTL_MS) return hit;
     const [rows, active] = await Promise.all([repo.enabledRules(db, projectId), repo.activeKeys(db, projectId)]);
-    const byType = new Map<string, RuleRow[]>();
-    for (const r of rows) {
-      if (r.operator === 'offline') continue;
-      if (!byType.has(r.device_type)) byType.set(r.device_type, []);
-      byType.get(r.device_type)!.push(r);
+    for (const key of active) {
+      const [ruleId, deviceId] = key.split(':').map(Number);
+      touch(deviceId, ruleId);
     }
-    const entry = { at: Date.now(), byType, active: new Set(active) };
+    const entry = { at: Date.now(), byType: indexRules(rows), byId: new Map(rows.map((r) => [r.id, r])), active: new Set(active) };
     rules.set(projectId, entry);
     return entry;
   }
@@ -89,22 +110,44 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
   }
 
   async function evaluate(r: Report) {
-    const { byType, active } = await projectRules(r.projectId);
-    const list = byType.get(r.deviceType);
-    if (!list) return;
-    for (const rule of list) {
-      const point = r.points.find((p) => p.code === rule.field_code);
-      if (!point || point.num === null || point.num === undefined) continue;
-      const key = `${rule.id}:${r.deviceId}`;
-      const inHours = withinHours(rule.active_from, rule.active_to, minuteOfDay(r.ts));
-      if (inHours && breaks(rule.operator as MonitorOperator, point.num, rule.threshold)) {
-        const since = breachSince.get(key) ?? r.ts;
-        breachSince.set(key, since);
-        if (!active.has(key) && r.ts - since >= rule.for_seconds * 1000) await raise(rule, r.deviceId, fieldDisplay(r.deviceType, rule.field_code, point.num), r.ts);
-      } else {
-        breachSince.delete(key);
-        if (active.has(key)) await clear(rule, r.deviceId, r.ts);
+    const { byType, byId, active } = await projectRules(r.projectId);
+    const byField = byType.get(r.deviceType);
+    if (!byField) return;
+    const minute = minuteOfDay(r.ts);
+    const mine = touched.get(r.deviceId);
+    for (const point of r.points) {
+      const index = byField.get(point.code);
+      if (!index || point.num === null || point.num === undefined) continue;
+      const value = point.num;
+      const prevKey = `${r.deviceId}:${point.code}`;
+      const prev = index.delta.length ? previous.get(prevKey) : undefined;
+      const list = candidates(index, value, prev, []);
+      // rules with a breach under way or an open alarm on this device: they may end now
+      if (mine?.size) {
+        const seen = new Set(list.map((x) => x.id));
+        for (const id of mine) {
+          const rule = byId.get(id);
+          if (!rule) untouch(r.deviceId, id); // deleted or disabled since
+          else if (rule.field_code === point.code && !seen.has(id)) list.push(rule);
+        }
       }
+      for (const rule of list) {
+        const key = `${rule.id}:${r.deviceId}`;
+        const inHours = !rule.active_from || withinHours(rule.active_from, rule.active_to, minute);
+        if (inHours && breaks(rule.operator as MonitorOperator, value, rule.threshold, { high: rule.threshold_high, previous: prev })) {
+          const b = breach.get(key) ?? { since: r.ts, count: 0 };
+          b.count++;
+          breach.set(key, b);
+          touch(r.deviceId, rule.id);
+          const held = r.ts - b.since >= rule.for_seconds * 1000 && b.count >= rule.for_reports;
+          if (!active.has(key) && held) await raise(rule, r.deviceId, fieldDisplay(r.deviceType, rule.field_code, value), r.ts);
+        } else {
+          breach.delete(key);
+          if (active.has(key)) await clear(rule, r.deviceId, r.ts);
+          untouch(r.deviceId, rule.id);
+        }
+      }
+      if (index.delta.length) previous.set(prevKey, value);
     }
   }
 

@@ -4,6 +4,8 @@ import type { LiveHub } from '../../plugins/live.ts';
 import type { DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { createAlarmEngine, type AlarmNotify } from './engine.ts';
+import { createExceptions } from './exceptions.ts';
+import { createFaultService } from './faults.ts';
 import { monitoringRoutes } from './routes.ts';
 import * as repo from './repository.ts';
 import { createMonitoringService } from './service.ts';
@@ -13,14 +15,19 @@ export type { MessageRow as AlarmRow } from './repository.ts';
 
 /**
  * Monitoring rules and alarms: rules on device fields (or silence) per project, evaluated as reports arrive from
- * the device core; alarms with their lifecycle (active → cleared, unread → read), the bell's unread count, SSE.
+ * the device core; alarms with their lifecycle (active → cleared, unread → read), the bell's unread count, SSE;
+ * exception data (implausible readings) and the project's fault list and running figures.
  */
 export function createMonitoring(deps: { db: Db; core: DeviceCore; live: LiveHub; projects: ProjectService; notify: AlarmNotify; onError(err: unknown): void }) {
   const engine = createAlarmEngine({ db: deps.db, core: deps.core, live: deps.live, notify: deps.notify, onError: deps.onError });
   const monitoring = createMonitoringService({ db: deps.db, projects: deps.projects, engine });
+  const exceptions = createExceptions({ db: deps.db, core: deps.core, projects: deps.projects, onError: deps.onError });
+  const faults = createFaultService({ db: deps.db, core: deps.core, projects: deps.projects });
   return {
     engine,
     monitoring,
+    /** exception data: judge each report (`exceptions.onReport`), a daily sweep for frozen values (`start`) */
+    exceptions,
     /** Alarms raised today (Asia/Shanghai) per project, for the project figures. */
     async alarmsToday(projectIds: number[]) {
       const CST = 8 * 3_600_000;
@@ -29,7 +36,9 @@ export function createMonitoring(deps: { db: Db; core: DeviceCore; live: LiveHub
       return new Map(projectIds.map((id) => [id, { alarmsToday: counts.get(id) ?? 0 }]));
     },
     async routes(app: FastifyInstance) {
-      await app.register(monitoringRoutes, { monitoring });
+      await app.register(monitoringRoutes, {
+        monitoring, exceptions, faults, projectName: async (scope, id) => (await deps.projects.project(scope, id)).name,
+      });
     },
   };
 }

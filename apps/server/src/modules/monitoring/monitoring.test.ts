@@ -74,6 +74,65 @@ describe('监控规则与告警', () => {
     await report(dev, client, { f03: 20 }, t0 + 62_000);
   });
 
+  it('every value operator: gte, lte, ne, outside a range, changed by more than X, N reports in a row (worked by hand)', async () => {
+    const d = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20020' });
+    const c = await connectDevice(k, d);
+    const ids = {
+      gte: await newRule({ name: '设定≥28', deviceType: 'device20020', fieldCode: 'f04', operator: 'gte', threshold: 28 }),
+      lte: await newRule({ name: '设定≤10', deviceType: 'device20020', fieldCode: 'f04', operator: 'lte', threshold: 10 }),
+      ne: await newRule({ name: '模式不是制热', deviceType: 'device20020', fieldCode: 'f01', operator: 'ne', threshold: 1 }),
+      outside: await newRule({ name: '地温超范围', deviceType: 'device20020', fieldCode: 'f08', operator: 'outside', threshold: 15, thresholdHigh: 35 }),
+      delta: await newRule({ name: '室温突变', deviceType: 'device20020', fieldCode: 'f03', operator: 'delta', threshold: 5 }),
+      rows: await newRule({ name: '连续三次偏高', deviceType: 'device20020', fieldCode: 'f03', operator: 'gt', threshold: 25, forReports: 3 }),
+    };
+    const rules = (await k.call('GET', `/api/v1/monitorrule?projectId=${a.projectId}&pageSize=100`, { token })).body.data.rows as { id: number; description: string; thresholdHigh: number | null; forReports: number }[];
+    expect(rules.find((r) => r.id === ids.outside)).toMatchObject({ thresholdHigh: 35, description: '地面温度 超出 15.0 °C～35.0 °C' });
+    expect(rules.find((r) => r.id === ids.delta)?.description).toBe('室内温度 两次上报之间变化超过 5.0 °C');
+    expect(rules.find((r) => r.id === ids.rows)).toMatchObject({ forReports: 3, description: '室内温度 > 25.0 °C，连续 3 次' });
+    const open = async () => {
+      const rows = (await messages(`&status=active&deviceId=${d.id}&pageSize=100`)).rows as { ruleId: number; value: string }[];
+      return Object.fromEntries(Object.entries(ids).filter(([, id]) => rows.some((m) => m.ruleId === id)).map(([op, id]) => [op, rows.find((m) => m.ruleId === id)!.value]));
+    };
+    const t0 = Date.now() - 120_000;
+    // 20 °C set, heating, floor 25 °C, room 20 °C: nothing breaks
+    await report(d, c, { f04: 20, f01: 1, f08: 25, f03: 20 }, t0);
+    expect(await open()).toEqual({});
+    // set 28 (≥ 28), cooling (≠ 1), floor 14.9 (< 15), room 20 → 26 (+6 > 5; first of three > 25)
+    await report(d, c, { f04: 28, f01: 0, f08: 14.9, f03: 26 }, t0 + 1000);
+    expect(await open()).toEqual({ gte: '28.0 °C', ne: '制冷', outside: '14.9 °C', delta: '26.0 °C' });
+    // set 27.5 (< 28 clears), heating again, floor 35 (inside, clears), room 26 → 27 (+1 clears; second > 25)
+    await report(d, c, { f04: 27.5, f01: 1, f08: 35, f03: 27 }, t0 + 2000);
+    expect(await open()).toEqual({});
+    // set 10 (≤ 10), floor 35.1 (> 35), room 27 → 26.5 (third > 25 in a row)
+    await report(d, c, { f04: 10, f08: 35.1, f03: 26.5 }, t0 + 3000);
+    expect(await open()).toEqual({ lte: '10.0 °C', outside: '35.1 °C', rows: '26.5 °C' });
+    // room 26.5 → 20: the row clears; the drop of 6.5 is a delta breach again
+    await report(d, c, { f04: 20, f08: 25, f03: 20 }, t0 + 4000);
+    expect(await open()).toEqual({ delta: '20.0 °C' });
+    // a row interrupted starts over: > 25 twice, 24, > 25 twice → nothing
+    for (const [i, v] of [26, 26.2, 24, 26, 26.1].entries()) await report(d, c, { f03: v }, t0 + 5000 + i * 1000);
+    expect((await open()).rows).toBeUndefined();
+    await report(d, c, { f03: 26.3 }, t0 + 10_000);
+    expect((await open()).rows).toBe('26.3 °C');
+    await c.endAsync();
+    // deleting the rules ends their open alarms (the other tests count on a quiet project)
+    await k.call('POST', '/api/v1/monitorrule/delete', { token, body: { ids: Object.values(ids) } });
+    expect(await open()).toEqual({});
+  });
+
+  it('an outside rule needs an upper end above the lower; a delta rule a positive change', async () => {
+    for (const body of [
+      { operator: 'outside', threshold: 15 },
+      { operator: 'outside', threshold: 15, thresholdHigh: 15 },
+      { operator: 'delta', threshold: 0 },
+      { operator: 'gt', threshold: 1, forReports: -1 },
+    ]) {
+      const res = await k.call('POST', '/api/v1/monitorrule', { token, body: { projectId: a.projectId, name: '坏', deviceType: 'device20020', fieldCode: 'f03', severity: 'major', ...body } });
+      expect(res.body.code).toBe(40000);
+      expect(res.body.msg).toMatch(/上限|变化量|连续次数/);
+    }
+  });
+
   it('acknowledging marks read with who and a comment; closing ends an active alarm; the bell counts unread only', async () => {
     const unread = await messages('&read=0');
     expect(unread.total).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import type { MonitorMessageTable, MonitorRuleTable } from '../../db/schema.ts';
+import type { ExceptionDataTable, MonitorMessageTable, MonitorRuleTable } from '../../db/schema.ts';
 import { scoped, type Scope } from '../../lib/scope.ts';
 
 export type RuleRow = Selectable<MonitorRuleTable>;
@@ -53,4 +53,37 @@ export async function activeCounts(db: Db, ruleIds: number[]) {
   const rows = await db.selectFrom('monitor_message').select((eb) => ['rule_id', eb.fn.countAll<number>().as('n')])
     .where('rule_id', 'in', ruleIds).where('status', '=', 'active').groupBy('rule_id').execute();
   return new Map(rows.map((r) => [Number(r.rule_id), Number(r.n)]));
+}
+
+export type ExceptionDbRow = Selectable<ExceptionDataTable>;
+export const exceptionsOf = (db: Db, scope: Scope) => scoped(db.selectFrom('exception_data'), scope);
+
+/** Flags a reading unless the device's field has an open record of this kind (the partial unique index decides). */
+export function insertException(db: Db, row: Insertable<ExceptionDataTable>) {
+  return db.insertInto('exception_data').values(row).onConflict((oc) => oc.doNothing()).execute();
+}
+
+/** Devices of a project with open exception data: how many records, which kinds, the latest reading's time. */
+export async function openExceptionsByDevice(db: Db, projectId: number) {
+  const rows = await db.selectFrom('exception_data')
+    .select(['device_id', 'device_code', 'device_name', 'device_type', 'kind', 'reading_at'])
+    .where('project_id', '=', projectId).where('handled', '=', 0).orderBy('id', 'desc').execute();
+  const byDevice = new Map<number, { device_id: number; device_code: string; device_name: string; device_type: string; open: number; kinds: string[]; lastAt: number }>();
+  for (const r of rows) {
+    const d = byDevice.get(r.device_id) ?? { device_id: r.device_id, device_code: r.device_code, device_name: r.device_name, device_type: r.device_type, open: 0, kinds: [], lastAt: 0 };
+    d.open++;
+    if (!d.kinds.includes(r.kind)) d.kinds.push(r.kind);
+    d.lastAt = Math.max(d.lastAt, r.reading_at);
+    byDevice.set(r.device_id, d);
+  }
+  return [...byDevice.values()];
+}
+
+/** Active alarms per device of a project, with the severities among them. */
+export async function activeAlarmsByDevice(db: Db, projectId: number) {
+  const rows = await db.selectFrom('monitor_message').select(['device_id', 'severity'])
+    .where('project_id', '=', projectId).where('status', '=', 'active').execute();
+  const out = new Map<number, string[]>();
+  for (const r of rows) out.set(r.device_id, [...(out.get(r.device_id) ?? []), r.severity]);
+  return out;
 }

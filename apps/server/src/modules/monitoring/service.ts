@@ -17,7 +17,7 @@ function toRuleRow(r: RuleRow, activeAlarms: number): MonitorRuleRow {
     id: r.id, projectId: r.project_id, name: r.name, deviceType: r.device_type, typeName: DEVICE_TYPE_BY_CODE.get(r.device_type)?.name ?? r.device_type,
     fieldCode: r.field_code, fieldLabel: r.operator === 'offline' ? '上报' : field?.label ?? r.field_code, unit: r.operator === 'offline' ? '分钟' : field?.unit ?? null,
     operator: r.operator as MonitorOperator, operatorLabel: MONITOR_OPERATORS[r.operator as MonitorOperator] ?? r.operator, threshold: r.threshold,
-    forSeconds: r.for_seconds, severity: r.severity as AlarmSeverity, severityLabel: ALARM_SEVERITIES[r.severity as AlarmSeverity] ?? r.severity,
+    thresholdHigh: r.threshold_high, forSeconds: r.for_seconds, forReports: r.for_reports, severity: r.severity as AlarmSeverity, severityLabel: ALARM_SEVERITIES[r.severity as AlarmSeverity] ?? r.severity,
     notifySms: r.notify_sms === 1, enabled: r.enabled === 1, activeFrom: r.active_from, activeTo: r.active_to, description: describeRule(r),
     activeAlarms, updatedAt: r.updated_at, updatedBy: r.updated_by,
   };
@@ -46,7 +46,8 @@ export function createMonitoringService(deps: { db: Db; projects: ProjectService
 
   const values = (b: MonitorRuleBody, who: string) => ({
     name: b.name, device_type: b.deviceType, field_code: b.operator === 'offline' ? '' : b.fieldCode, operator: b.operator, threshold: b.threshold,
-    for_seconds: b.operator === 'offline' ? 0 : b.forSeconds, severity: b.severity, notify_sms: b.notifySms ? 1 : 0, enabled: b.enabled ? 1 : 0,
+    threshold_high: b.operator === 'outside' ? b.thresholdHigh ?? null : null,
+    for_seconds: b.operator === 'offline' ? 0 : b.forSeconds, for_reports: b.operator === 'offline' ? 0 : b.forReports, severity: b.severity, notify_sms: b.notifySms ? 1 : 0, enabled: b.enabled ? 1 : 0,
     active_from: b.activeFrom ?? null, active_to: b.activeTo ?? null, updated_by: who, updated_at: Date.now(),
   });
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { MonitorMessageRow, MonitorRuleBody, MonitorRuleRow, Page } from '@kelvin/contracts';
+import type { ExceptionDeviceRow, ExceptionRow, FaultDeviceRow, MonitorMessageRow, MonitorOverview, MonitorRuleBody, MonitorRuleRow, Page } from '@kelvin/contracts';
 import type { ListParams } from '../../components/data-table';
 import { http } from '../../lib/http';
 import { openLiveStream } from '../../lib/live';
@@ -11,6 +11,9 @@ export const monitoringKeys = {
   rules: (projectId: number | null) => ['monitoring', 'rules', projectId] as const,
   messages: (projectId: number | null) => ['monitoring', 'messages', projectId] as const,
   unread: (projectId: number | null) => ['monitoring', 'unread', projectId] as const,
+  exceptions: (projectId: number | null) => ['monitoring', 'exceptions', projectId] as const,
+  faults: (projectId: number | null) => ['monitoring', 'faults', projectId] as const,
+  overview: (projectId: number | null) => ['monitoring', 'overview', projectId] as const,
 };
 
 export const monitoringApi = {
@@ -22,6 +25,11 @@ export const monitoringApi = {
   unread: (projectId: number) => http.get<number>(`/api/v1/device/monitormessageqty/${projectId}`),
   acknowledge: (ids: number[], comment?: string) => http.post<{ updated: number }>('/api/v1/device/monitormessage/ack', { ids, comment }),
   close: (ids: number[], comment?: string) => http.post<{ updated: number }>('/api/v1/device/closemessage', { ids, comment }),
+  exceptions: (q: ListParams) => http.get<Page<ExceptionRow>>('/api/v1/device/exceptiondata', q),
+  exceptionDevices: (projectId: number) => http.get<ExceptionDeviceRow[]>('/api/v1/device/exceptiondevice', { projectId }),
+  handleExceptions: (ids: number[], note: string) => http.post<{ updated: number }>('/api/v1/device/exceptiondevicehandle', { ids, note }),
+  faults: (q: ListParams) => http.get<Page<FaultDeviceRow>>('/api/v1/device/faultdevice', q),
+  overview: (projectId: number) => http.get<MonitorOverview>(`/api/v1/device/monitoroverview/${projectId}`),
 };
 
 /** While the screen is open, alarms raised, cleared or read anywhere reload its lists (SSE event `alarm`). */
@@ -33,6 +41,8 @@ export function useLiveAlarms(projectId: number | null) {
     source.addEventListener('alarm', () => {
       void client.invalidateQueries({ queryKey: monitoringKeys.messages(projectId) });
       void client.invalidateQueries({ queryKey: monitoringKeys.rules(projectId) });
+      void client.invalidateQueries({ queryKey: monitoringKeys.faults(projectId) });
+      void client.invalidateQueries({ queryKey: monitoringKeys.overview(projectId) });
     });
     return () => source.close();
   }, [projectId, client]);

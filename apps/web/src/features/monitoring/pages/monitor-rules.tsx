@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Tag, Typography } from 'antd';
+import { App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  ALARM_SEVERITIES, DEVICE_TYPE_BY_CODE, MONITOR_OPERATORS, monitorRuleBody, type AlarmSeverity, type MonitorMessageRow,
+  ALARM_SEVERITIES, DEVICE_TYPE_BY_CODE, MONITOR_OPERATORS, monitorRuleBody, type MonitorMessageRow,
   type MonitorOperator, type MonitorRuleBody, type MonitorRuleRow,
 } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
@@ -13,14 +13,10 @@ import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useDeviceTypes } from '../../devices';
 import { monitoringApi, monitoringKeys, useLiveAlarms } from '../api';
+import { SeverityTag } from '../components/tags';
 
-const SEVERITY_COLORS: Record<AlarmSeverity, string> = { critical: 'red', major: 'orange', minor: 'gold', info: 'blue' };
 const severityOptions = Object.entries(ALARM_SEVERITIES).map(([value, label]) => ({ value, label }));
 const r = monitorRuleBody.shape;
-
-function SeverityTag({ severity, label }: { severity: AlarmSeverity; label: string }) {
-  return <Tag color={SEVERITY_COLORS[severity]}>{label}</Tag>;
-}
 
 /** monitorrules (监控规则): the alarm list of the project (what the bell counts) and the rules that raise alarms. */
 export default function MonitorRulesPage() {
@@ -113,7 +109,7 @@ function AlarmList({ projectId }: { projectId: number }) {
         footer={[
           <Button key="c" onClick={() => setAcking(null)}>取消</Button>,
           <PreventClickButton key="ok" type="primary" danger={acking?.close} loading={act.isPending}
-            onClick={() => form.validateFields().then((v) => acking && act.mutate({ ...acking, comment: v.comment?.trim() || undefined }))}>
+            onClick={() => form.validateFields().then((v) => acking && act.mutate({ ...acking, comment: v.comment?.trim() || undefined }), () => undefined /* the form shows what is wrong */)}>
             {acking?.close ? '关闭' : '确认'}
           </PreventClickButton>,
         ]}>
@@ -164,7 +160,7 @@ function RuleList({ projectId }: { projectId: number }) {
   const open = (x: MonitorRuleRow | 'new') => {
     form.resetFields();
     form.setFieldsValue(x === 'new'
-      ? { projectId, operator: 'gt', severity: 'major', forSeconds: 0, notifySms: false, enabled: true }
+      ? { projectId, operator: 'gt', severity: 'major', forSeconds: 0, forReports: 0, notifySms: false, enabled: true }
       : bodyOf(x));
     setEditing(x);
   };
@@ -209,7 +205,7 @@ function RuleList({ projectId }: { projectId: number }) {
       <AppModal open={!!editing} title={editing === 'new' ? '新增监控规则' : '编辑监控规则'} width={560} onCancel={() => setEditing(null)}
         footer={[
           <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-          <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate({ ...v, projectId, fieldCode: v.operator === 'offline' ? '' : v.fieldCode, activeFrom: v.activeFrom || null, activeTo: v.activeTo || null }))}>保存</PreventClickButton>,
+          <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate({ ...v, projectId, fieldCode: v.operator === 'offline' ? '' : v.fieldCode, thresholdHigh: v.operator === 'outside' ? v.thresholdHigh : null, activeFrom: v.activeFrom || null, activeTo: v.activeTo || null }), () => undefined /* the form shows what is wrong */)}>保存</PreventClickButton>,
         ]}>
         <Form form={form} layout="vertical" requiredMark>
           <Form.Item name="name" label="规则名称" rules={[zodRule(r.name)]}><Input placeholder="例如：房间过热" maxLength={40} /></Form.Item>
@@ -228,17 +224,27 @@ function RuleList({ projectId }: { projectId: number }) {
             </Form.Item>
           )}
           <div style={{ display: 'flex', gap: 12 }}>
-            <Form.Item name="threshold" label={operator === 'offline' ? '离线分钟数' : `阈值${field?.unit ? `（${field.unit}）` : ''}`}
+            <Form.Item name="threshold" label={`${operator === 'offline' ? '离线分钟数' : operator === 'outside' ? '正常下限' : operator === 'delta' ? '变化量' : '阈值'}${operator !== 'offline' && field?.unit ? `（${field.unit}）` : ''}`}
               rules={[{ required: true, message: '请输入阈值' }]} style={{ flex: 1 }}
               extra={field?.kind === 'enum' && field.options ? Object.entries(field.options).map(([k, v]) => `${k}=${v}`).join('，') : undefined}>
               <InputNumber style={{ width: '100%' }} min={operator === 'offline' ? 1 : undefined} max={operator === 'offline' ? 10080 : undefined} />
             </Form.Item>
-            {operator !== 'offline' && (
-              <Form.Item name="forSeconds" label="持续（秒）" tooltip="条件持续成立这么久才告警，避免瞬时波动" style={{ flex: 1 }}>
-                <InputNumber style={{ width: '100%' }} min={0} max={86400} />
+            {operator === 'outside' && (
+              <Form.Item name="thresholdHigh" label={`正常上限${field?.unit ? `（${field.unit}）` : ''}`} rules={[{ required: true, message: '请输入上限' }]} style={{ flex: 1 }}>
+                <InputNumber style={{ width: '100%' }} />
               </Form.Item>
             )}
           </div>
+          {operator !== 'offline' && (
+            <div style={{ display: 'flex', gap: 12 }}>
+              <Form.Item name="forSeconds" label="持续（秒）" tooltip="条件持续成立这么久才告警，避免瞬时波动" style={{ flex: 1 }}>
+                <InputNumber style={{ width: '100%' }} min={0} max={86400} />
+              </Form.Item>
+              <Form.Item name="forReports" label="连续次数" tooltip="连续这么多次上报都满足条件才告警（0 或 1 为首次即告警）" style={{ flex: 1 }}>
+                <InputNumber style={{ width: '100%' }} min={0} max={1000} />
+              </Form.Item>
+            </div>
+          )}
           <div style={{ display: 'flex', gap: 12 }}>
             <Form.Item name="severity" label="级别" style={{ flex: 1 }}><Select options={severityOptions} /></Form.Item>
             <Form.Item name="activeFrom" label="启用时段开始" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ flex: 1 }}>
@@ -261,6 +267,6 @@ function RuleList({ projectId }: { projectId: number }) {
 function bodyOf(x: MonitorRuleRow): MonitorRuleBody {
   return {
     projectId: x.projectId, name: x.name, deviceType: x.deviceType, fieldCode: x.fieldCode, operator: x.operator, threshold: x.threshold,
-    forSeconds: x.forSeconds, severity: x.severity, notifySms: x.notifySms, enabled: x.enabled, activeFrom: x.activeFrom, activeTo: x.activeTo,
+    thresholdHigh: x.thresholdHigh, forSeconds: x.forSeconds, forReports: x.forReports, severity: x.severity, notifySms: x.notifySms, enabled: x.enabled, activeFrom: x.activeFrom, activeTo: x.activeTo,
   };
 }
