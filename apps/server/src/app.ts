@@ -116,6 +116,9 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     },
   });
 
+  // the demo tenant, just seeded, gets accounts with a real ledger
+  if (demo) await accounts.seedDemo();
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   // Areas holding devices cannot be deleted; project figures count devices and online devices.

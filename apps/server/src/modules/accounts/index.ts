@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import { IMPORT_MAX_BYTES } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import type { ProjectService } from '../projects/index.ts';
+import { seedDemoAccounts } from './demo.ts';
 import { createAccountImports } from './imports.ts';
 import { accountRoutes } from './routes.ts';
 import { createAccountService, type BalanceListener, type DeviceLookup } from './service.ts';
@@ -24,6 +25,8 @@ export function createAccounts(deps: { db: Db; projects: ProjectService; device:
     accounts,
     /** Balance threshold events (warning 1, warning 2, cut-off, reconnect), after their transaction committed. */
     onBalanceEvent: (listener: BalanceListener) => accounts.onBalanceEvent(listener),
+    /** The demo tenant's accounts and their money, through the service (once, after the demo tenant is seeded). */
+    seedDemo: () => seedDemoAccounts(deps.db, accounts),
     async routes(app: FastifyInstance) {
       await app.register(async (scope) => {
         await scope.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
