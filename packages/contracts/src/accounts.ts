@@ -426,7 +426,18 @@ export const settlementBody = z.object({
   expectedNetFen: decimal(z.number().int()).optional(),
 });
 export type SettlementBody = z.infer<typeof settlementBody>;
-export interface SettlementResult { accountId: number; settlementId: number; entryIds: number[]; refundedBalanceFen: number; refundedDepositFen: number; deductedDepositFen: number; status: AccountStatus }
+export interface SettlementReading { deviceId: number; fieldCode: string; value: number | string | null; ts: number }
+export interface SettlementResult {
+  accountId: number;
+  settlementId: number;
+  entryIds: number[];
+  refundedBalanceFen: number;
+  refundedDepositFen: number;
+  deductedDepositFen: number;
+  status: AccountStatus;
+  /** the latest readings of the account's devices, snapshotted at move-out */
+  readings: SettlementReading[];
+}
 
 // ---------------------------------------------------------------- payment accounts (merchant info) and orders
 

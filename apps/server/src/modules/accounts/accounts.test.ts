@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArea, createTenantWithProject, createUser, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createTestDevice } from '../devices/test-fixtures.ts';
 import { crossings } from './ledger.ts';
 import { sandboxNotification, wechatNotification } from './payments.ts';
 
@@ -271,6 +272,18 @@ describe('退户结算', () => {
     expect((await topup(id, 100)).status).toBe(409);
     // the room is free for the next tenant
     expect(await newAccount({ roomIds: [room] })).toEqual(expect.any(Number));
+  });
+
+  it("snapshots the latest readings of the account's devices at move-out", async () => {
+    const dev = await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20020' });
+    await k.db.insertInto('device_state').values([{ device_id: dev.id, field_code: 'f03', num: 23.5, txt: null, ts: 1_700_000_000_000 }]).execute();
+    const id = await newAccount({ deviceIds: [dev.id] });
+    expect((await account(id)).devices).toEqual([{ id: dev.id, name: expect.any(String), code: dev.code }]);
+    const done = await data('POST', `/api/v1/account/${id}/leave/clean`, { reason: '退租' }, { key: newKey() });
+    expect(done.readings).toEqual([{ deviceId: dev.id, fieldCode: 'f03', value: 23.5, ts: 1_700_000_000_000 }]);
+    // another tenant's device cannot be attached
+    const foreign = await createTestDevice(k, { tenantId: b.tenantId, projectId: b.projectId, type: 'device20020' });
+    expect((await call('POST', '/api/v1/account', { projectId: a.projectId, name: '设备户', phone: '13800138000', roomIds: [], deviceIds: [foreign.id] })).body.code).toBe(40000);
   });
 
   it('arrears are paid from the deposit; too little deposit refuses and changes nothing', async () => {

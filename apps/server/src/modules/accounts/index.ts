@@ -6,10 +6,10 @@ import type { ProjectService } from '../projects/index.ts';
 import { seedDemoAccounts } from './demo.ts';
 import { createAccountImports } from './imports.ts';
 import { accountRoutes } from './routes.ts';
-import { createAccountService, type BalanceListener, type DeviceLookup } from './service.ts';
+import { createAccountService, type BalanceListener, type DeviceLookup, type ReadingsLookup } from './service.ts';
 
 export type { BalanceEvent, Mover } from './ledger.ts';
-export type { AccountService, BalanceListener, DeviceLookup } from './service.ts';
+export type { AccountService, BalanceListener, DeviceLookup, ReadingsLookup } from './service.ts';
 export { amountInWords } from '@kelvin/contracts';
 export { sandboxNotification, wechatNotification } from './payments.ts';
 
@@ -18,7 +18,7 @@ export { sandboxNotification, wechatNotification } from './payments.ts';
  * every change an entry in the same transaction), idempotent money moves, refunds with approval, move-out
  * settlement, payment accounts and orders (sandbox and WeChat Pay v3), reconciliation, threshold events.
  */
-export function createAccounts(deps: { db: Db; projects: ProjectService; device: DeviceLookup; onError(err: unknown): void }) {
+export function createAccounts(deps: { db: Db; projects: ProjectService; device: DeviceLookup; readings?: ReadingsLookup; onError(err: unknown): void }) {
   const accounts = createAccountService(deps);
   const imports = createAccountImports({ db: deps.db, projects: deps.projects });
   return {

@@ -24,6 +24,9 @@ import type { AccountRow, OrderRow } from './repository.ts';
 /** What the accounts module needs of a device (through the device core, scoped to the caller). */
 export type DeviceLookup = (actor: Actor, id: number) => Promise<{ id: number; project_id: number | null; name: string; code: string }>;
 
+/** The latest readings of devices (the device core's latestState). */
+export type ReadingsLookup = (deviceIds: number[]) => Promise<{ device_id: number; field_code: string; num: number | null; txt: string | null; ts: number }[]>;
+
 export type BalanceListener = (event: BalanceEvent) => void | Promise<void>;
 
 const CST = 8 * 3_600_000;
@@ -35,7 +38,7 @@ export const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${
 export const maskIdNumber = (s: string | null) => (s ? `${s.slice(0, 4)}${'*'.repeat(Math.max(0, s.length - 8))}${s.slice(-4)}` : null);
 const moverOf = (actor: Actor): Mover => ({ id: actor.user.id, name: actor.user.name || actor.user.username });
 
-export function createAccountService(deps: { db: Db; projects: ProjectService; device: DeviceLookup; onError(err: unknown): void }) {
+export function createAccountService(deps: { db: Db; projects: ProjectService; device: DeviceLookup; readings?: ReadingsLookup; onError(err: unknown): void }) {
   const { db, projects } = deps;
   const listeners: BalanceListener[] = [];
   const cipherP = secretCipher(db);
@@ -175,7 +178,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
   async function topupIn(trx: Trx, acc: AccountRow, amountFen: number, p: Partial<Posting>, mover: Mover, events: BalanceEvent[]) {
     const s = await settingsOf(trx, acc.project_id);
     if (s.topupMaxFen !== null && amountFen > s.topupMaxFen) throw invalid(`单次充值不能超过 ${fenToYuan(s.topupMaxFen)} 元`, ['amountFen']);
-    const r = await post(trx, acc, { kind: 'topup', amountFen, ceilingFen: s.balanceMaxFen, ...p }, mover);
+    const r = await post(trx, acc, { kind: 'topup', amountFen, ceilingFen: s.balanceMaxFen, settings: s, ...p }, mover);
     events.push(...r.events);
     return r;
   }
@@ -449,6 +452,13 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
     },
 
     async leaveClean(actor: Actor, id: number, b: SettlementBody, key: string): Promise<SettlementResult> {
+      // read before the transaction: the device core reads through its own connection (SQLite has one; inside the
+      // transaction that read would wait for the transaction — and the transaction for it)
+      await accountRow(db, actor.scope, id);
+      const deviceIds = (await repo.devicesOf(db, [id])).get(id) ?? [];
+      const readings = deviceIds.length && deps.readings
+        ? (await deps.readings(deviceIds)).map((r) => ({ deviceId: r.device_id, fieldCode: r.field_code, value: r.num ?? r.txt, ts: r.ts }))
+        : [];
       return money(actor, key, 'settle', id, b, async (trx, events) => {
         const acc = await lockedAccount(trx, actor.scope, id);
         const balance = Number(acc.balance_fen);
@@ -468,7 +478,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
         const cause = { causeType: 'settlement', causeId: null as string | null };
         const settlement = await trx.insertInto('account_settlement').values({
           tenant_id: acc.tenant_id, project_id: acc.project_id, account_id: acc.id, balance_fen: balance, deposit_fen: deposit, deducted_fen: 0, unbilled_fen: unbilled,
-          net_fen: 0, reason: b.reason, actor_name: mover.name, created_at: now,
+          net_fen: 0, reason: b.reason, readings: JSON.stringify(readings), actor_name: mover.name, created_at: now,
         }).returning('id').executeTakeFirstOrThrow();
         cause.causeId = String(settlement.id);
         if (b.depositDeductFen > 0) {
@@ -499,7 +509,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
         await trx.updateTable('account').set({ status: 'closed', closed_at: now }).where('id', '=', id).execute();
         return {
           accountId: id, settlementId: settlement.id, entryIds, refundedBalanceFen: refundedBalance, refundedDepositFen: depositLeft, deductedDepositFen: deducted,
-          status: 'closed' as AccountStatus,
+          status: 'closed' as AccountStatus, readings,
         };
       });
     },
