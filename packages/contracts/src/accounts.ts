@@ -174,7 +174,8 @@ export const accountCreate = z.object({
 export type AccountCreate = z.infer<typeof accountCreate>;
 
 /** PUT /api/v1/account/{id}: everything but the project (rooms and devices are replaced when given). */
-export const accountUpdate = accountCreate.omit({ projectId: true }).partial();
+export const accountUpdate = accountCreate.omit({ projectId: true, kind: true }).partial()
+  .extend({ kind: z.enum(['resident', 'company'], { error: '账户类型只能是住户或企业' }).optional() });
 export type AccountUpdate = z.infer<typeof accountUpdate>;
 
 /** PUT /api/v1/account/{id}/phone (the second service's "user phone update"). */

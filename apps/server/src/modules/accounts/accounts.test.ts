@@ -126,6 +126,19 @@ describe('账户与资金：接口契约', () => {
   });
 });
 
+describe('修改账户', () => {
+  it('changes only what it names; rooms are replaced and the old ones freed; the phone has its own call', async () => {
+    const [r1, r2] = [await newRoom(), await newRoom()];
+    const id = await newAccount({ kind: 'company', roomIds: [r1] });
+    const updated = await data('PUT', `/api/v1/account/${id}`, { name: '某某科技有限公司', roomIds: [r2] });
+    expect(updated).toMatchObject({ name: '某某科技有限公司', kind: 'company', rooms: [{ id: r2 }] });
+    expect(await newAccount({ roomIds: [r1] })).toEqual(expect.any(Number));
+    expect(await data('PUT', `/api/v1/account/${id}/phone`, { phone: '13911112222' })).toEqual({ id, phone: '13911112222' });
+    expect((await call('PUT', `/api/v1/account/${id}/phone`, { phone: '1391111' })).body.code).toBe(40000);
+    expect((await account(id)).phone).toBe('13911112222');
+  });
+});
+
 describe('退费、押金、限额', () => {
   it('a refund at or below the approval amount is done at once; above it waits for a second user', async () => {
     const id = await newAccount();
