@@ -384,7 +384,7 @@ describe('在线支付与对账', () => {
     await topup(id, 5000);
     const clean = await data('GET', `/api/v1/account/reconcile?projectId=${a.projectId}`);
     expect(clean.rows).toEqual([]);
-    expect(clean.checkedAccounts).toBeGreaterThan(5);
+    expect(clean.checkedAccounts).toBeGreaterThan(0);
     await k.db.updateTable('account').set({ balance_fen: 5001 }).where('id', '=', id).execute();
     const now = Date.now();
     await k.db.insertInto('payment_order').values({

@@ -16,7 +16,7 @@ import type { Actor, Scope } from '../../lib/scope.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { once, post, requestHash, settingsOf, type BalanceEvent, type Mover, type Posting, type Trx } from './ledger.ts';
 import {
-  SignatureError, sandboxNotification, sandboxQr, secretCipher, verifySandbox, verifyWechat, wechatNativeOrder, type PaidNotice, type ProviderConfig,
+  PROVIDERS, SignatureError, sandboxNotification, secretCipher, type PaidNotice, type ProviderConfig,
 } from './payments.ts';
 import * as repo from './repository.ts';
 import type { AccountRow, OrderRow } from './repository.ts';
@@ -688,7 +688,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
       if (s.topupMaxFen !== null && amountFen > s.topupMaxFen) throw invalid(`单次充值不能超过 ${fenToYuan(s.topupMaxFen)} 元`, ['amountFen']);
       const orderNo = `K${ymd(Date.now())}${crypto.randomBytes(8).toString('hex').toUpperCase()}`;
       // the provider call happens before the key is taken: a retry with the same key answers the first order
-      const qr = cfg.provider === 'wechat' ? await wechatNativeOrder(cfg, { orderNo, amountFen, description: `${acc.name} 预付充值` }) : sandboxQr(orderNo, amountFen);
+      const qr = await PROVIDERS[cfg.provider].createOrder(cfg, { orderNo, amountFen, description: `${acc.name} 预付充值` });
       const order = await money(actor, key, 'order', id, { amountFen }, async (trx) => {
         const locked = await lockedAccount(trx, actor.scope, id);
         const row = await trx.insertInto('payment_order').values({
@@ -741,7 +741,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
       if (cfg.provider !== provider) throw new AppError(ResultCode.FORBIDDEN, '支付方式与项目配置不符');
       let notice: PaidNotice;
       try {
-        notice = provider === 'wechat' ? verifyWechat(cfg, headers, body) : verifySandbox(cfg.apiKey, headers, body);
+        notice = PROVIDERS[cfg.provider].verify(cfg, headers, body);
       } catch (err) {
         if (err instanceof SignatureError) throw new AppError(ResultCode.FORBIDDEN, err.message);
         if (err instanceof SyntaxError) throw invalid('通知内容不是有效的 JSON');
