@@ -30,6 +30,7 @@ import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
 import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
+import { createAccounts, type Accounts } from './modules/accounts/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -41,6 +42,8 @@ export interface Kelvin {
   devices: DeviceCore;
   /** monitoring rules and alarms */
   monitoring: Monitoring;
+  /** accounts and money (the ledger, payments, threshold events) */
+  accounts: Accounts;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -104,6 +107,22 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     },
   });
 
+  // Accounts check the devices they pay for through the core (scoped to the caller).
+  const accounts = createAccounts({
+    db, projects, onError: onError('accounts'),
+    device: async (actor, id) => {
+      // scoped to the caller's tenant and projects (another's device does not exist); naming who pays for a device needs no right to its monitor page
+      const d = await devices.devices.deviceById(actor.scope, id);
+      if (!d) throw new Error('设备不存在');
+      return { id: d.id, project_id: d.project_id, name: d.device_name, code: d.device_code };
+    },
+    // move-out snapshots the account's devices' latest readings
+    readings: (deviceIds) => devices.devices.latestState(deviceIds),
+  });
+
+  // the demo tenant, just seeded, gets accounts with a real ledger
+  if (demo) await accounts.seedDemo();
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
@@ -146,6 +165,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   await deviceManagement.routes(app);
   await app.register(factoryTestRoutes, { factory });
   await monitoring.routes(app);
+  await accounts.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -165,6 +185,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     mqtt,
     devices,
     monitoring,
+    accounts,
     firstStart: { admin, demo },
     async close() {
       await app.close();

@@ -13,3 +13,4 @@ export * from './system.ts';
 export * from './service-monitor.ts';
 export * from './monitoring.ts';
 export * from './exceptions.ts';
+export * from './accounts.ts';
