@@ -323,7 +323,7 @@ export interface GroupTypeDto {
 
 // ---------------------------------------------------------------- menus and elements
 
-export const ELEMENT_KINDS = ['view', 'btn_add', 'btn_edit', 'btn_del', 'export', 'control', 'button', 'uri'] as const;
+export const ELEMENT_KINDS = ['view', 'btn_add', 'btn_edit', 'btn_del', 'export', 'control', 'button', 'uri', 'topup', 'refund', 'refund_approve', 'deposit', 'settle', 'reconcile', 'idnumber'] as const;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
 const href = z.string().trim().max(500, '链接最多 500 个字符')

@@ -7,7 +7,9 @@
  * - `projectTypes`, `projectType2` and `reportGroups` are the visibility rules of spec §6 (see access.ts).
  */
 export type MenuType = 'dirt' | 'menu';
-export type ElementKind = 'view' | 'btn_add' | 'btn_edit' | 'btn_del' | 'export' | 'control';
+export type ElementKind = 'view' | 'btn_add' | 'btn_edit' | 'btn_del' | 'export' | 'control' | MoneyElementKind;
+/** Money elements (accounts.ts): top-up, refund, refund approval (a second user), deposit moves, move-out settlement, 核对账目, whole ID numbers. */
+export type MoneyElementKind = 'topup' | 'refund' | 'refund_approve' | 'deposit' | 'settle' | 'reconcile' | 'idnumber';
 export type ReportGroup = 'report1' | 'report2' | 'report3' | 'report4';
 
 export interface MenuDef {
@@ -35,6 +37,8 @@ const EDIT: ElementKind[] = ['view', 'btn_edit'];
 const MONITOR: ElementKind[] = ['view', 'control', 'export'];
 const REPORT: ElementKind[] = ['view', 'export'];
 const VIEW: ElementKind[] = ['view'];
+const ACCOUNTS: ElementKind[] = [...CRUD, 'topup', 'refund', 'refund_approve', 'settle', 'reconcile', 'idnumber'];
+const DEPOSIT: ElementKind[] = [...CRUD, 'deposit'];
 
 type Entry = [code: string, title: string, elements: ElementKind[], extra?: Partial<Pick<MenuDef, 'hidden' | 'param' | 'projectTypes' | 'projectType2' | 'reportGroups' | 'icon'>>];
 interface GroupSpec {
@@ -136,7 +140,7 @@ const TREE: GroupSpec[] = [
     code: 'businesscenter', title: '业务中心', icon: 'AccountBookOutlined',
     children: [
       ['equipmentCostShare_n', '设备费用分摊', CRUD],
-      ['devicedeposit', '设备押金', CRUD],
+      ['devicedeposit', '设备押金', DEPOSIT],
       ['device20030para', '空调计费参数', EDIT, { projectTypes: [...AC_BILLING, 'PT4011'] }],
       ['billingFactor_n', '电能计费系数', EDIT, { projectTypes: ['PT5010'] }],
       ['billingFactorSolar_n', '光伏计费系数', EDIT, { projectTypes: ['PT5020'] }],
@@ -150,14 +154,14 @@ const TREE: GroupSpec[] = [
       ['groupexpsshare', '分摊组', CRUD, { projectType2: [102, 104] }],
       ['devicerelation', '设备关联', CRUD, { projectType2: [102, 104] }],
       ['userPayFeeUpper', '缴费上限', CRUD],
-      ['depositManage', '押金管理', CRUD, { projectType2: [105] }],
-      ['depositManage_n', '押金管理（新）', CRUD, { projectType2: [105] }],
+      ['depositManage', '押金管理', DEPOSIT, { projectType2: [105] }],
+      ['depositManage_n', '押金管理（新）', DEPOSIT, { projectType2: [105] }],
       ['monitorrules', '监控规则', CRUD],
       ['projectpara', '项目参数', EDIT, { projectType2: [101, 102, 103, 104] }],
       ['devicebasefee', '设备基础费', CRUD, { projectType2: [101, 102, 103, 104] }],
       ['expensebill', '费用账单', CRUD, { projectType2: [101, 102, 103, 104] }],
       ['billingrules_n', '计费规则', CRUD],
-      ['userRegister_n', '用户登记', CRUD],
+      ['userRegister_n', '用户登记', ACCOUNTS],
     ],
   },
   {

@@ -8,6 +8,13 @@ export const ELEMENT_NAMES: Record<string, string> = {
   btn_del: '删除',
   export: '导出',
   control: '控制',
+  topup: '充值',
+  refund: '退费',
+  refund_approve: '退费审批',
+  deposit: '押金收退',
+  settle: '退户结算',
+  reconcile: '核对账目',
+  idnumber: '查看完整证件号',
 };
 
 /** Inserts menus and elements that the code base defines and the database lacks; edits made in the console are kept. */
