@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatFen, formatYuan, parseYuan, parseYuanWithin } from './money';
 
-const fen = (s: string | number) => {
+const fen = (s: string | number | null) => {
   const r = parseYuan(s);
   return r.ok ? r.fen : r.message;
 };
@@ -41,9 +41,9 @@ describe('元 → 分 (parseYuan)', () => {
     expect(fen('1e3')).toBe('请输入数字金额，如 100 或 100.50');
     expect(fen('.5')).toBe('请输入数字金额，如 100 或 100.50');
     expect(fen('1.2.3')).toBe('请输入数字金额，如 100 或 100.50');
-    expect(fen('10000001')).toBe('单笔金额不能超过 10,000,000.00 元');
-    expect(fen('99999999999999999999')).toBe('单笔金额不能超过 10,000,000.00 元');
-    expect(fen('10000000')).toBe(1_000_000_000);
+    expect(fen('100000000.01')).toBe('单笔金额不能超过 100,000,000.00 元');
+    expect(fen('99999999999999999999')).toBe('单笔金额不能超过 100,000,000.00 元');
+    expect(fen('100000000')).toBe(10_000_000_000);
   });
 
   it('checks an upper limit given in 分', () => {

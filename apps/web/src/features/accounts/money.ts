@@ -1,3 +1,5 @@
+import { fenToYuan, MAX_AMOUNT_FEN, yuanToFen } from '@kelvin/contracts';
+
 /**
  * Money in the console: the server keeps integer fen; people read and type 元. These are the only conversions —
  * done on the digits of the text, never through a binary floating-point multiplication (0.29 × 100 = 28.999…).
@@ -6,11 +8,8 @@
 /** 12345 → "123.45", -5 → "-0.05", 1234567 → "12,345.67": every amount on screen goes through this. */
 export function formatFen(fen: number): string {
   if (!Number.isSafeInteger(fen)) return '—';
-  const sign = fen < 0 ? '-' : '';
-  const abs = Math.abs(fen);
-  const yuan = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const cents = String(abs % 100).padStart(2, '0');
-  return `${sign}${yuan}.${cents}`;
+  // the contracts' conversion, with thousands separators for reading
+  return fenToYuan(fen).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** formatFen with the unit: "100.00 元". */
@@ -20,12 +19,10 @@ export function formatYuan(fen: number): string {
 
 export type YuanParse = { ok: true; fen: number } | { ok: false; message: string };
 
-/** At most this many 元 in one amount field (a safety net; the project's limits are checked as well). */
-export const MAX_INPUT_YUAN = 10_000_000;
-
 /**
  * "100" → 10000, "0.29" → 29, "1,234.5" → 123450, " 20.00 " → 2000. Refused: empty, negative, zero, more than two
- * decimals, not a number, more than MAX_INPUT_YUAN. Thousands separators and surrounding spaces are allowed.
+ * decimals, not a number, more than the contracts' MAX_AMOUNT_FEN (1 亿元). Thousands separators and surrounding
+ * spaces are allowed.
  */
 export function parseYuan(input: string | number | null | undefined): YuanParse {
   const text = String(input ?? '').trim().replace(/[,，]/g, '');
@@ -36,10 +33,13 @@ export function parseYuan(input: string | number | null | undefined): YuanParse 
   const decimals = m[2] ?? '';
   if (decimals.length > 2) return { ok: false, message: '金额最多两位小数（精确到分）' };
   const whole = m[1].replace(/^0+(?=\d)/, '');
-  if (whole.length > String(MAX_INPUT_YUAN).length) return { ok: false, message: `单笔金额不能超过 ${formatFen(MAX_INPUT_YUAN * 100)} 元` };
-  const fen = Number(whole) * 100 + Number(decimals.padEnd(2, '0'));
+  const tooMuch = { ok: false, message: `单笔金额不能超过 ${formatFen(MAX_AMOUNT_FEN)} 元` } as const;
+  if (whole.length > 12) return tooMuch;
+  // the contracts' digit-wise conversion (the same one the server's figures come from)
+  const fen = yuanToFen(decimals ? `${whole}.${decimals}` : whole);
+  if (fen === null) return { ok: false, message: '请输入数字金额，如 100 或 100.50' };
   if (fen <= 0) return { ok: false, message: '金额必须大于 0' };
-  if (fen > MAX_INPUT_YUAN * 100) return { ok: false, message: `单笔金额不能超过 ${formatFen(MAX_INPUT_YUAN * 100)} 元` };
+  if (fen > MAX_AMOUNT_FEN) return tooMuch;
   return { ok: true, fen };
 }
 
