@@ -52,3 +52,6 @@ registerPages(['deviceoperationlog'], () => import('../features/device-managemen
 
 // accounts and money: the people billed, top-ups, refunds, deposits, groups, limits, payment accounts and orders
 registerPages(['userRegister_n'], () => import('../features/accounts/pages/user-register'));
+registerPages(['userGroup', 'groupmanagers'], () => import('../features/accounts/pages/user-group'));
+registerPages(['devicedeposit', 'depositManage', 'depositManage_n'], () => import('../features/accounts/pages/deposit-manage'));
+registerPages(['userPayFeeUpper'], () => import('../features/accounts/pages/pay-fee-upper'));
