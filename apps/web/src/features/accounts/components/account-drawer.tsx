@@ -11,7 +11,7 @@ import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { accountApi, accountKeys } from '../api';
 import { formatFen } from '../money';
-import { DEPOSIT_ACTION_LABELS, DepositDialog, RefundDialog, SettleDialog, TopupDialog } from './money-actions';
+import { DEPOSIT_ACTION_LABELS, DepositDialog, OnlineTopupDialog, RefundDialog, SettleDialog, TopupDialog } from './money-actions';
 import { ReceiptModal } from './receipt';
 
 export const STATUS_COLORS = { active: 'green', closed: 'default' } as const;
@@ -99,7 +99,7 @@ export function AccountDrawer({ accountId, onClose, onEdit }: { accountId: numbe
     queryFn: () => accountApi.refunds({ projectId: a!.projectId, userId: a!.id, status: 'pending', pageNo: 1, pageSize: 1 }),
     enabled: !!a,
   }).data?.total ?? 0;
-  const [dialog, setDialog] = useState<'topup' | 'refund' | 'settle' | null>(null);
+  const [dialog, setDialog] = useState<'topup' | 'online' | 'refund' | 'settle' | null>(null);
   const [deposit, setDeposit] = useState<DepositAction | null>(null);
   const [receipt, setReceipt] = useState<ReceiptDto | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: accountKeys.all });
@@ -128,7 +128,10 @@ export function AccountDrawer({ accountId, onClose, onEdit }: { accountId: numbe
               <Card size="small" title="操作" styles={{ body: { paddingTop: 8 } }}>
                 {active ? (
                   <Space wrap size={[8, 8]}>
-                    <Can code="userRegister_n:topup"><Button type="primary" onClick={() => setDialog('topup')}>充值</Button></Can>
+                    <Can code="userRegister_n:topup">
+                      <Button type="primary" onClick={() => setDialog('topup')}>充值</Button>
+                      <Button onClick={() => setDialog('online')}>在线充值</Button>
+                    </Can>
                     <Can code="userRegister_n:refund"><Button onClick={() => setDialog('refund')}>退费</Button></Can>
                     <Can code="devicedeposit:deposit">
                       {(['collect', 'deduct', 'refund'] as const).map((x) => (
@@ -163,6 +166,7 @@ export function AccountDrawer({ accountId, onClose, onEdit }: { accountId: numbe
             done();
             setReceipt(r.receipt);
           }} />
+          <OnlineTopupDialog account={a} open={dialog === 'online'} onClose={() => setDialog(null)} onPaid={() => void refresh()} />
           <RefundDialog account={a} open={dialog === 'refund'} onClose={() => setDialog(null)} onDone={(r) => {
             if (r.status === 'pending') message.warning('退费金额超过审批金额，已提交，待审批');
             else message.success(`退费成功，余额 ${formatFen(r.balanceFen)} 元`);

@@ -1,10 +1,12 @@
-import { Alert, Descriptions, Form, Input, Select, Skeleton, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { Alert, App, Button, Descriptions, Form, Input, QRCode, Select, Skeleton, Space, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import {
   amountInWords, ORDER_STATUS, TOPUP_METHODS, type AccountDto, type DepositAction, type MoneyMoveResult, type RefundResult,
-  type SettlementResult, type TopupResult, type TopupMethod,
+  type OrderDto, type SettlementResult, type TopupResult, type TopupMethod,
 } from '@kelvin/contracts';
 import { formatDateTime } from '../../../lib/time';
+import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { accountApi, accountKeys } from '../api';
 import { formatFen, parseYuan } from '../money';
 import { fenOf, MoneyDialog, YuanInput, yuanRule } from './money-dialog';
@@ -170,5 +172,64 @@ export function SettleDialog({ account, open, onClose, onDone }: { account: Acco
       </Form.Item>
       <Form.Item name="reason" label="结算说明" rules={[{ required: true, whitespace: true, message: '请填写结算说明' }, { max: 200, message: '最多 200 个字符' }]}><Input maxLength={200} /></Form.Item>
     </MoneyDialog>
+  );
+}
+
+/**
+ * 在线充值: an order through the project's payment provider (its QR code to scan); the ledger is credited when the
+ * provider's signed notification arrives — with the sandbox provider, 模拟支付 plays the payer and the callback.
+ */
+export function OnlineTopupDialog({ account, open, onClose, onPaid }: { account: AccountDto; open: boolean; onClose: () => void; onPaid: () => void }) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ amount: string }>();
+  const [order, setOrder] = useState<OrderDto | null>(null);
+  const [paying, setPaying] = useState(false);
+  const settings = useMoneySettings(account.projectId).data;
+  const close = () => {
+    setOrder(null);
+    onClose();
+  };
+  const pay = async () => {
+    if (!order) return;
+    setPaying(true);
+    try {
+      const o = await accountApi.sandboxPay(order.orderNo);
+      setOrder(o);
+      if (o.status === 'paid') {
+        message.success(`支付成功，已入账 ${formatFen(o.amountFen)} 元`);
+        onPaid();
+      }
+    } catch {
+      // the HTTP client showed the reason
+    } finally {
+      setPaying(false);
+    }
+  };
+  return (
+    <>
+      <MoneyDialog<{ amount: string }, OrderDto> open={open && !order} title="在线充值" okText="生成支付二维码" form={form}
+        extra={<AccountFigures a={account} />}
+        confirm={(v) => <>为 <b><Who a={account} /></b> 生成 <b>{words(fenOf(v.amount))}</b> 的在线支付订单？</>}
+        submit={(v, key) => accountApi.createOrder(account.id, fenOf(v.amount), key)}
+        onDone={(o) => setOrder(o)} onClose={close}>
+        <Form.Item name="amount" label="充值金额" rules={[yuanRule(settings?.topupMaxFen, '充值金额')]}><YuanInput autoFocus /></Form.Item>
+        <AmountWords name="amount" />
+      </MoneyDialog>
+      <AppModal open={!!order} title="扫码支付" width={420} onCancel={close} footer={[
+        <Button key="c" onClick={close}>{order?.status === 'paid' ? '完成' : '关闭'}</Button>,
+        order?.status === 'created' && order.provider === 'sandbox' && (
+          <Can key="pay" code="userRegister_n:topup"><PreventClickButton type="primary" loading={paying} onClick={pay}>模拟支付（沙箱）</PreventClickButton></Can>
+        ),
+      ]}>
+        {order && (
+          <Space direction="vertical" align="center" style={{ width: '100%' }}>
+            {order.qrPayload && order.status === 'created' ? <QRCode value={order.qrPayload} size={200} /> : null}
+            <Typography.Text>订单号 {order.orderNo}</Typography.Text>
+            <Typography.Title level={4} style={{ margin: 0 }}>{formatFen(order.amountFen)} 元</Typography.Title>
+            <Typography.Text type={order.status === 'paid' ? 'success' : 'secondary'}>{ORDER_STATUS[order.status]}</Typography.Text>
+          </Space>
+        )}
+      </AppModal>
+    </>
   );
 }
