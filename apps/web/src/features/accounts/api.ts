@@ -5,12 +5,12 @@ import type {
   SettlementResult, TopupBody, TopupResult,
 } from '@kelvin/contracts';
 import type { ListParams } from '../../components/data-table';
-import { download, http } from '../../lib/http';
+import { download, http, type RequestOptions } from '../../lib/http';
 
 type Query = ListParams | Record<string, string | number | undefined>;
 
 /** the header every money-changing call carries (one key per dialog opening — see idempotency.ts) */
-const idem = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+const idem = (key: string, opts?: RequestOptions) => ({ ...opts, headers: { 'Idempotency-Key': key } });
 
 /** Accounts and money (contracts ACCOUNT_API): accounts, money moves, ledger, refunds, groups, settings, orders. */
 export const accountApi = {
@@ -25,7 +25,7 @@ export const accountApi = {
   },
   importTemplate: () => download('/api/v1/account/import/template', { fallbackName: '用户登记导入模板.xlsx' }),
 
-  topup: (id: number, body: TopupBody, key: string) => http.post<TopupResult>(`/api/v1/account/${id}/topup`, body, idem(key)),
+  topup: (id: number, body: TopupBody, key: string, opts?: RequestOptions) => http.post<TopupResult>(`/api/v1/account/${id}/topup`, body, idem(key, opts)),
   refund: (id: number, body: RefundBody, key: string) => http.post<RefundResult>(`/api/v1/account/${id}/refund`, body, idem(key)),
   deposit: (action: DepositAction, body: DepositBody, key: string) => http.post<MoneyMoveResult>(`/api/v1/user/admindeposit/${action}`, body, idem(key)),
   leaveCheck: (id: number) => http.get<SettlementPreview>(`/api/v1/account/${id}/leave/check`),
