@@ -30,6 +30,7 @@ import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
 import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
+import { createAccounts, type Accounts } from './modules/accounts/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -41,6 +42,8 @@ export interface Kelvin {
   devices: DeviceCore;
   /** monitoring rules and alarms */
   monitoring: Monitoring;
+  /** accounts and money (the ledger, payments, threshold events) */
+  accounts: Accounts;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -104,6 +107,15 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     },
   });
 
+  // Accounts check the devices they pay for through the core (scoped to the caller).
+  const accounts = createAccounts({
+    db, projects, onError: onError('accounts'),
+    device: async (actor, id) => {
+      const d = await devices.devices.device(actor, id);
+      return { id: d.id, project_id: d.project_id, name: d.device_name, code: d.device_code };
+    },
+  });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
@@ -143,6 +155,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   await deviceManagement.routes(app);
   await app.register(factoryTestRoutes, { factory });
   await monitoring.routes(app);
+  await accounts.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -161,6 +174,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     mqtt,
     devices,
     monitoring,
+    accounts,
     firstStart: { admin, demo },
     async close() {
       await app.close();

@@ -41,6 +41,18 @@ export const TABLE_OWNERS = {
   factory_test_step: 'factory-test',
   monitor_rule: 'monitoring',
   monitor_message: 'monitoring',
+  account: 'accounts',
+  account_group: 'accounts',
+  account_room: 'accounts',
+  account_device: 'accounts',
+  ledger_entry: 'accounts',
+  idempotency_key: 'accounts',
+  account_refund: 'accounts',
+  money_setting: 'accounts',
+  balance_event: 'accounts',
+  account_settlement: 'accounts',
+  payment_account: 'accounts',
+  payment_order: 'accounts',
 } as const;
 
 /**

@@ -414,6 +414,125 @@ export interface MonitorMessageTable {
   cleared_at: Millis | null;
 }
 
+/** 010-accounts: the people billed and the one ledger. */
+export interface AccountGroupTable { id: Generated<number>; tenant_id: number; project_id: number; name: string; manager_account_id: number | null; remark: string | null; created_at: Millis }
+export interface AccountTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  kind: string;
+  name: string;
+  phone: string;
+  id_number: string | null;
+  move_in_date: string | null;
+  /** active | closed */
+  status: string;
+  balance_fen: number;
+  deposit_fen: number;
+  group_id: number | null;
+  remark: string | null;
+  created_at: Millis;
+  closed_at: Millis | null;
+}
+export interface AccountRoomTable { id: Generated<number>; tenant_id: number; account_id: number; room_id: number; active: Flag; created_at: Millis; released_at: Millis | null }
+export interface AccountDeviceTable { id: Generated<number>; tenant_id: number; account_id: number; device_id: number }
+export interface LedgerEntryTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  account_id: number;
+  /** balance | deposit */
+  book: string;
+  kind: string;
+  amount_fen: number;
+  balance_after_fen: number;
+  method: string | null;
+  reason: string | null;
+  cause_type: string | null;
+  cause_id: string | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  idem_key: string | null;
+  created_at: Millis;
+}
+export interface IdempotencyKeyTable { id: Generated<number>; tenant_id: number; key: string; request_hash: string; result: string; created_at: Millis }
+export interface AccountRefundTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  account_id: number;
+  amount_fen: number;
+  reason: string;
+  status: string;
+  entry_id: number | null;
+  requested_by: number | null;
+  requested_name: string | null;
+  decided_by: number | null;
+  decided_name: string | null;
+  decision_comment: string | null;
+  created_at: Millis;
+  decided_at: Millis | null;
+}
+export interface MoneySettingTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  topup_max_fen: number | null;
+  balance_max_fen: number | null;
+  refund_approval_fen: number;
+  warning1_fen: number;
+  warning2_fen: number;
+  overdraft_fen: number;
+  updated_at: Millis;
+}
+export interface BalanceEventTable { id: Generated<number>; tenant_id: number; project_id: number; account_id: number; kind: string; balance_fen: number; entry_id: number; created_at: Millis }
+export interface AccountSettlementTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  account_id: number;
+  balance_fen: number;
+  deposit_fen: number;
+  deducted_fen: number;
+  unbilled_fen: number;
+  net_fen: number;
+  reason: string;
+  actor_name: string | null;
+  created_at: Millis;
+}
+export interface PaymentAccountTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  provider: string;
+  mch_id: string;
+  app_id: string;
+  api_key_enc: string;
+  api_key_tail: string;
+  private_key_enc: string | null;
+  cert_serial_no: string | null;
+  platform_public_key: string | null;
+  notify_url: string | null;
+  updated_at: Millis;
+}
+export interface PaymentOrderTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  account_id: number;
+  order_no: string;
+  provider: string;
+  amount_fen: number;
+  status: string;
+  qr_payload: string | null;
+  provider_txn_id: string | null;
+  entry_id: number | null;
+  created_by: string | null;
+  created_at: Millis;
+  paid_at: Millis | null;
+  closed_at: Millis | null;
+}
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -453,4 +572,16 @@ export interface Database {
   factory_test_step: FactoryTestStepTable;
   monitor_rule: MonitorRuleTable;
   monitor_message: MonitorMessageTable;
+  account_group: AccountGroupTable;
+  account: AccountTable;
+  account_room: AccountRoomTable;
+  account_device: AccountDeviceTable;
+  ledger_entry: LedgerEntryTable;
+  idempotency_key: IdempotencyKeyTable;
+  account_refund: AccountRefundTable;
+  money_setting: MoneySettingTable;
+  balance_event: BalanceEventTable;
+  account_settlement: AccountSettlementTable;
+  payment_account: PaymentAccountTable;
+  payment_order: PaymentOrderTable;
 }

@@ -2,4 +2,4 @@
 export { createImportService, type ImportService } from './service.ts';
 export { importRoutes, uploadedFile } from './routes.ts';
 export { IMPORT_MODELS } from './models.ts';
-export { RowErrors, allPages, readRows, type SheetRow } from './excel-io.ts';
+export { RowErrors, allPages, buildTemplate, readRows, type SheetRow } from './excel-io.ts';
