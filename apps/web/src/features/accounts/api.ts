@@ -1,6 +1,6 @@
 import type {
   AccountCreate, AccountDto, AccountGroupBody, AccountGroupDto, AccountImportResult, AccountUpdate, BalanceEventDto, DepositAction,
-  DepositBody, LedgerEntryDto, MoneyMoveResult, MoneySettingsBody, MoneySettingsDto, OrderDto, Page, PaymentAccountBody,
+  DepositBody, LedgerEntryDto, MoneyMoveResult, MoneySettingsBody, MoneySettingsDto, OrderDto, OrderStatus, Page, PaymentAccountBody,
   PaymentAccountDto, ReceiptDto, ReconcileResult, RefundBody, RefundDto, RefundResult, SettlementBody, SettlementPreview,
   SettlementResult, TopupBody, TopupResult,
 } from '@kelvin/contracts';
@@ -37,8 +37,8 @@ export const accountApi = {
   balanceEvents: (q: Query) => http.get<Page<BalanceEventDto>>('/api/v1/account/balanceevent', q),
 
   refunds: (q: Query) => http.get<Page<RefundDto>>('/api/v1/account/refund', q),
-  approveRefund: (refundId: number, comment?: string) => http.post<RefundDto>(`/api/v1/account/refund/${refundId}/approve`, { comment }),
-  rejectRefund: (refundId: number, comment?: string) => http.post<RefundDto>(`/api/v1/account/refund/${refundId}/reject`, { comment }),
+  approveRefund: (refundId: number, comment?: string) => http.post<RefundResult>(`/api/v1/account/refund/${refundId}/approve`, { comment }),
+  rejectRefund: (refundId: number, comment?: string) => http.post<RefundResult>(`/api/v1/account/refund/${refundId}/reject`, { comment }),
 
   settings: (projectId: number, silent = false) => http.get<MoneySettingsDto>(`/api/v1/account/settings/${projectId}`, undefined, { silent }),
   saveSettings: (projectId: number, body: MoneySettingsBody) => http.put<MoneySettingsDto>(`/api/v1/account/settings/${projectId}`, body),
@@ -53,7 +53,8 @@ export const accountApi = {
   orders: (q: Query) => http.get<Page<OrderDto>>('/api/v1/deviceWxOrder/list', q),
   createOrder: (id: number, amountFen: number, key: string) => http.post<OrderDto>(`/api/v1/account/${id}/order`, { amountFen }, idem(key)),
   closeOrder: (orderId: number) => http.post<OrderDto>(`/api/v1/deviceWxOrder/${orderId}/close`),
-  sandboxPay: (orderNo: string) => http.post<OrderDto>(`/api/v1/payment/sandbox/${encodeURIComponent(orderNo)}/pay`),
+  /** the sandbox plays the payer and delivers its signed notification; answers what the notification did */
+  sandboxPay: (orderNo: string) => http.post<{ orderNo: string; status: OrderStatus; entryId: number | null; duplicate: boolean }>(`/api/v1/payment/sandbox/${encodeURIComponent(orderNo)}/pay`),
 
   paymentAccount: (projectId: number) => http.get<PaymentAccountDto | null>(`/api/v1/payment/account/${projectId}`),
   savePaymentAccount: (body: PaymentAccountBody) => http.post<PaymentAccountDto>('/api/v1/payment/account', body),

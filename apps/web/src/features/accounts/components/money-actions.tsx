@@ -193,10 +193,10 @@ export function OnlineTopupDialog({ account, open, onClose, onPaid }: { account:
     if (!order) return;
     setPaying(true);
     try {
-      const o = await accountApi.sandboxPay(order.orderNo);
-      setOrder(o);
-      if (o.status === 'paid') {
-        message.success(`支付成功，已入账 ${formatFen(o.amountFen)} 元`);
+      const r = await accountApi.sandboxPay(order.orderNo);
+      setOrder({ ...order, status: r.status, entryId: r.entryId });
+      if (r.status === 'paid') {
+        message.success(`支付成功，已入账 ${formatFen(order.amountFen)} 元`);
         onPaid();
       }
     } catch {

@@ -112,8 +112,8 @@ function RefundList({ projectId, approvals = false }: { projectId: number; appro
   const [form] = Form.useForm<{ comment?: string }>();
   const decide = useMutation({
     mutationFn: (v: { r: RefundDto; approve: boolean; comment?: string }) => (v.approve ? accountApi.approveRefund(v.r.id, v.comment) : accountApi.rejectRefund(v.r.id, v.comment)),
-    onSuccess: (r) => {
-      message.success(r.status === 'done' ? `已批准，已退费 ${formatFen(r.amountFen)} 元` : '已驳回');
+    onSuccess: (r, v) => {
+      message.success(r.status === 'done' ? `已批准，已退费 ${formatFen(v.r.amountFen)} 元` : '已驳回');
       setDeciding(null);
       void qc.invalidateQueries({ queryKey: accountKeys.all });
     },
