@@ -10,6 +10,8 @@ import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
 
 const APPROVER = { username: 'e2e_approver', password: 'Approve#2026-ok', name: '财务复核员' };
 const ACCOUNT = { name: '王小明（E2E）', phone: '13912345678' };
+/** exactly this button (「充值」 but not 「在线充值」) */
+const only = (label: string) => new RegExp(`^${btn(label).source}$`);
 
 async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const token = await tokenOf(page);
@@ -75,11 +77,13 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await reg.getByRole('button', { name: btn('保存') }).click();
 
   // the new account's drawer opens
-  const drawer = page.locator('.ant-drawer-content').filter({ hasText: `账户：${ACCOUNT.name}` });
+  const drawer = page.locator('.kv-account-drawer');
+  await expect(drawer).toContainText(`账户：${ACCOUNT.name}`);
   await expect(drawer.getByTestId('account-balance')).toContainText('0.00');
+  await shot(page, 'accounts-drawer-new');
 
   // 2. top up 100.00 元 → receipt 壹佰元整
-  await drawer.getByRole('button', { name: btn('充值') }).click();
+  await drawer.getByRole('button', { name: only('充值') }).click();
   const top = page.getByRole('dialog', { name: '充值' });
   await top.getByLabel('充值金额').fill('100.00');
   await expect(top.getByTestId('amount-words')).toHaveText('大写：壹佰元整');
@@ -91,11 +95,11 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await expect(receipt).toContainText('101室');
   await expect(receipt).toContainText('¥100.00 元');
   await shot(page, 'accounts-receipt');
-  await page.getByRole('dialog', { name: '收据' }).getByRole('button', { name: btn('关闭') }).click();
+  await page.getByRole('dialog', { name: '收据' }).getByRole('button', { name: only('关闭') }).click();
   await expect(drawer.getByTestId('account-balance')).toContainText('100.00');
 
   // 3. refund 20.00 元: above 10.00 元, so it waits for a second user
-  await drawer.getByRole('button', { name: btn('退费') }).click();
+  await drawer.getByRole('button', { name: only('退费') }).click();
   const ref = page.getByRole('dialog', { name: '退费' });
   await ref.getByLabel('退费金额').fill('20');
   await ref.getByLabel('退费原因').fill('多缴退回');

@@ -112,18 +112,18 @@ export function AccountDrawer({ accountId, onClose, onEdit }: { accountId: numbe
   const active = a?.status === 'active';
 
   return (
-    <AppDrawer open={accountId !== null} onClose={onClose} width={1000} title={a ? `账户：${a.name}` : '账户'} destroyOnHidden
+    <AppDrawer open={accountId !== null} onClose={onClose} width={1000} rootClassName="kv-account-drawer" title={a ? `账户：${a.name}` : '账户'} destroyOnHidden
       extra={a && active ? <Can code="userRegister_n:btn_edit"><Button onClick={() => onEdit(a)}>编辑</Button></Can> : null}>
       {!a ? <Spin /> : (
         <>
           <Row gutter={12} style={{ marginBottom: 12 }}>
             <Col span={6}>
               <Card size="small">
-                <Statistic title="预付余额（元）" value={formatFen(a.balanceFen)} valueStyle={{ color: a.balanceFen < 0 ? '#cf1322' : undefined }} data-testid="account-balance" />
+                <div data-testid="account-balance"><Statistic title="预付余额（元）" value={formatFen(a.balanceFen)} valueStyle={{ color: a.balanceFen < 0 ? '#cf1322' : undefined }} /></div>
                 {pending > 0 && <Tag color="orange" data-testid="refund-pending">退费待审批 {pending} 笔</Tag>}
               </Card>
             </Col>
-            <Col span={6}><Card size="small"><Statistic title="押金（元）" value={formatFen(a.depositFen)} data-testid="account-deposit" /></Card></Col>
+            <Col span={6}><Card size="small"><div data-testid="account-deposit"><Statistic title="押金（元）" value={formatFen(a.depositFen)} /></div></Card></Col>
             <Col span={12}>
               <Card size="small" title="操作" styles={{ body: { paddingTop: 8 } }}>
                 {active ? (

@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { accountApi, accountKeys } from '../api';
 
 /** Accounts of a project to pick from (searched by name, phone or room on the server); `groupId` narrows to a group. */
-export function AccountSelect({ projectId, groupId, value, onChange, multiple, placeholder }: {
-  projectId: number; groupId?: number; value?: number | number[] | null; onChange?: (v: never) => void; multiple?: boolean; placeholder?: string;
+export function AccountSelect({ id, projectId, groupId, value, onChange, multiple, placeholder }: {
+  id?: string; projectId: number; groupId?: number; value?: number | number[] | null; onChange?: (v: never) => void; multiple?: boolean; placeholder?: string;
 }) {
   const [keyword, setKeyword] = useState('');
   const q = useQuery({
@@ -14,6 +14,7 @@ export function AccountSelect({ projectId, groupId, value, onChange, multiple, p
   });
   return (
     <Select
+      id={id}
       value={value as never}
       onChange={onChange}
       mode={multiple ? 'multiple' : undefined}

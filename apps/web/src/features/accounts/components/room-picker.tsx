@@ -5,11 +5,12 @@ import { useAreaTree } from '../../projects';
 type Node = { value: number; title: string; selectable: boolean; children: Node[] };
 
 /** Buildings → floors → rooms of a project; only rooms can be picked (several for a company renting a floor). */
-export function RoomPicker({ projectId, value, onChange, disabled }: { projectId: number; value?: number[]; onChange?: (v: number[]) => void; disabled?: boolean }) {
+export function RoomPicker({ id, projectId, value, onChange, disabled }: { id?: string; projectId: number; value?: number[]; onChange?: (v: number[]) => void; disabled?: boolean }) {
   const tree = useAreaTree(projectId);
   const conv = (ns: AreaTreeNode[]): Node[] => ns.map((n) => ({ value: n.id, title: n.label, selectable: n.level === 'room', children: conv(n.children) }));
   return (
     <TreeSelect<number[]>
+      id={id}
       value={value}
       onChange={(v) => onChange?.(v)}
       treeData={conv(tree.data ?? []) as never}
