@@ -3,7 +3,7 @@ import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
 
 /**
  * The money journey of an operator: set the project's refund approval amount, register an account for a demo room,
- * top up 100.00 元 (the receipt reads 壹佰元整), ask for a 20.00 元 refund (above the approval amount: 待审批) that a
+ * top up 100.00 元 (the receipt reads 壹佰元整) and 50.00 元 online through the sandbox provider, ask for a 20.00 元 refund (above the approval amount: 待审批) that a
  * second user approves, collect a deposit, deduct part of it and refund the rest, then move the account out.
  * Every money screen is photographed under e2e/screenshots/.
  */
@@ -95,8 +95,23 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await expect(receipt).toContainText('101室');
   await expect(receipt).toContainText('¥100.00 元');
   await shot(page, 'accounts-receipt');
-  await page.getByRole('dialog', { name: '收据' }).getByRole('button', { name: only('关闭') }).click();
+  await page.getByRole('dialog', { name: '收据' }).getByRole('button', { name: '关 闭', exact: true }).click();
   await expect(drawer.getByTestId('account-balance')).toContainText('100.00');
+
+  // an online top-up of 50.00 元 through the project's sandbox provider: the order's QR code, then its paid callback
+  await drawer.getByRole('button', { name: '在线充值' }).click();
+  const online = page.getByRole('dialog', { name: '在线充值' });
+  await online.getByLabel('充值金额').fill('50');
+  await online.getByRole('button', { name: '生成支付二维码' }).click();
+  await confirm(page, '50.00 元（伍拾元整）');
+  const qr = page.getByRole('dialog', { name: '扫码支付' });
+  await expect(qr).toContainText('待支付');
+  await expect(qr.locator('canvas, svg').first()).toBeVisible();
+  await shot(page, 'accounts-online-order');
+  await qr.getByRole('button', { name: '模拟支付（沙箱）' }).click();
+  await expect(qr).toContainText('已支付');
+  await qr.getByRole('button', { name: btn('完成') }).click();
+  await expect(drawer.getByTestId('account-balance')).toContainText('150.00');
 
   // 3. refund 20.00 元: above 10.00 元, so it waits for a second user
   await drawer.getByRole('button', { name: only('退费') }).click();
@@ -106,7 +121,7 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await ref.getByRole('button', { name: btn('退费') }).click();
   await confirm(page, '待审批');
   await expect(drawer.getByTestId('refund-pending')).toContainText('退费待审批 1 笔');
-  await expect(drawer.getByTestId('account-balance')).toContainText('100.00');
+  await expect(drawer.getByTestId('account-balance')).toContainText('150.00');
   await shot(page, 'accounts-drawer');
 
   // the second user: same role, all projects
@@ -136,7 +151,7 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   // 4. deposit: collect 500.00, deduct 50.00 (damage), refund the remaining 450.00
   await page.reload();
   await page.getByRole('button', { name: ACCOUNT.name }).click();
-  await expect(drawer.getByTestId('account-balance')).toContainText('80.00');
+  await expect(drawer.getByTestId('account-balance')).toContainText('130.00');
   for (const [action, amount, reason, after] of [['收押金', '500', '入住押金', '500.00'], ['扣押金', '50', '门禁卡损坏赔偿', '450.00'], ['退押金', '450', '退还押金', '0.00']] as const) {
     await drawer.getByRole('button', { name: action }).click();
     const d = page.getByRole('dialog', { name: action });
@@ -155,20 +170,22 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   // 5. move out: one screen with everything the account holds, then settle and close
   await drawer.getByRole('button', { name: '迁出结算' }).click();
   const settle = page.getByRole('dialog', { name: '迁出结算' });
-  await expect(settle.getByTestId('settlement')).toContainText('80.00');
-  await expect(settle.getByTestId('settlement-net')).toHaveText('80.00 元');
+  await expect(settle.getByTestId('settlement')).toContainText('130.00');
+  await expect(settle.getByTestId('settlement-net')).toHaveText('130.00 元');
   await shot(page, 'accounts-settlement');
   await settle.getByRole('button', { name: btn('确认结算') }).click();
-  await confirm(page, '退给用户 80.00 元');
+  await confirm(page, '退给用户 130.00 元');
   await expect(drawer).toContainText('账户已退户');
   await expect(drawer.getByTestId('account-balance')).toContainText('0.00');
   await page.locator('.ant-drawer-close').click();
+  await expect(drawer).toBeHidden();
   await expect(page.getByRole('row').filter({ hasText: ACCOUNT.name })).toContainText('已退户');
   await expect(page.getByRole('row').filter({ hasText: ACCOUNT.name })).toContainText('139****5678');
   await shot(page, 'accounts-list');
 
   // the remaining screens: orders, balance events, 核对账目 (the books agree), groups, deposits
   await page.getByRole('tab', { name: '支付订单' }).click();
+  await expect(page.getByRole('row').filter({ hasText: ACCOUNT.name })).toContainText('已支付');
   await shot(page, 'accounts-orders');
   await page.getByRole('tab', { name: '余额预警' }).click();
   await shot(page, 'accounts-balance-events');

@@ -145,7 +145,7 @@ export function SettleDialog({ account, open, onClose, onDone }: { account: Acco
     <MoneyDialog<SettleValues, SettlementResult> open={open} title="迁出结算" okText="确认结算" danger width={720} form={form} okDisabled={!p || blocked} initialValues={{ reason: '退户结算' }}
       extra={!p ? <Skeleton active /> : (
         <>
-          <Descriptions size="small" column={2} bordered style={{ marginBottom: 12 }} data-testid="settlement" items={[
+          <Descriptions size="small" column={2} bordered style={{ marginBottom: 12 }} data-testid="settlement" styles={{ label: { width: 110, whiteSpace: 'nowrap' } }} items={[
             { label: '账户', children: <Who a={account} />, span: 2 },
             { label: '预付余额', children: `${formatFen(p.balanceFen)} 元` },
             { label: '未出账用量', children: <>{formatFen(p.unbilledFen)} 元{p.unbilledNote ? <Typography.Text type="secondary">（{p.unbilledNote}）</Typography.Text> : null}</> },

@@ -19,7 +19,7 @@ export function RegisterDialog({ projectId, editing, onClose, onSaved }: {
   const qc = useQueryClient();
   const [form] = Form.useForm<Values>();
   const open = editing !== null;
-  const groups = useQuery({ queryKey: [...accountKeys.groups(projectId), 'options'], queryFn: () => accountApi.groups({ projectId, pageNo: 1, pageSize: 500 }), enabled: open });
+  const groups = useQuery({ queryKey: [...accountKeys.groups(projectId), 'options'], queryFn: () => accountApi.groups({ projectId, pageNo: 1, pageSize: 200 }), enabled: open });
   useEffect(() => {
     if (!open) return;
     form.resetFields();

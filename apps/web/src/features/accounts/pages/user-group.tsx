@@ -14,7 +14,8 @@ import { accountApi, accountKeys } from '../api';
 import { AccountSelect } from '../components/account-select';
 import { formatFen } from '../money';
 
-type GroupValues = { name: string; managerAccountId?: number | null; remark?: string };
+/** groupName, not name: the list's 组名 filter is the field `name` of the page (a label points at one id) */
+type GroupValues = { groupName: string; managerAccountId?: number | null; remark?: string };
 
 /**
  * userGroup (用户组) and groupmanagers (分组管理): groups of accounts billed together (a company renting several rooms),
@@ -35,7 +36,7 @@ export default function UserGroupPage() {
   const refresh = () => qc.invalidateQueries({ queryKey: accountKeys.all });
   const save = useMutation({
     mutationFn: (v: GroupValues) => {
-      const body = { projectId: projectId!, name: v.name.trim(), managerAccountId: v.managerAccountId ?? null, remark: v.remark?.trim() || undefined };
+      const body = { projectId: projectId!, name: v.groupName.trim(), managerAccountId: v.managerAccountId ?? null, remark: v.remark?.trim() || undefined };
       return editing === 'new' ? accountApi.createGroup(body) : accountApi.updateGroup((editing as AccountGroupDto).id, body);
     },
     onSuccess: () => {
@@ -54,7 +55,7 @@ export default function UserGroupPage() {
   useEffect(() => {
     if (!editing) return;
     form.resetFields();
-    if (editing !== 'new') form.setFieldsValue({ name: editing.name, managerAccountId: editing.managerAccountId, remark: editing.remark ?? '' });
+    if (editing !== 'new') form.setFieldsValue({ groupName: editing.name, managerAccountId: editing.managerAccountId, remark: editing.remark ?? '' });
   }, [editing, form]);
 
   if (projectId === null) return <PageContainer title={title}><Empty description="请先在顶部选择项目" /></PageContainer>;
@@ -86,7 +87,7 @@ export default function UserGroupPage() {
         ]}
       />
       <FormModal<GroupValues> title={editing === 'new' ? '新增用户组' : managers ? '设置组长' : '编辑用户组'} open={!!editing} onClose={() => setEditing(null)} form={form} saving={save.isPending} onSave={(v) => save.mutate(v)}>
-        <Form.Item name="name" label="组名" rules={[zodRule(accountGroupBody.shape.name)]}><Input maxLength={60} disabled={managers} /></Form.Item>
+        <Form.Item name="groupName" label="组名" rules={[zodRule(accountGroupBody.shape.name)]}><Input maxLength={60} disabled={managers} /></Form.Item>
         {editing !== 'new' && editing && (
           <Form.Item name="managerAccountId" label="组长（付款账户）" extra="组长须是本组成员；组内的费用由组长账户支付">
             <AccountSelect projectId={projectId} groupId={editing.id} placeholder="从本组成员中选择" />
@@ -105,7 +106,7 @@ function MembersDialog({ projectId, group, onClose }: { projectId: number; group
   const [form] = Form.useForm<{ accountIds: number[] }>();
   const current = useQuery({
     queryKey: [...accountKeys.groups(projectId), 'members', group?.id],
-    queryFn: () => accountApi.list({ projectId, groupId: group!.id, pageNo: 1, pageSize: 1000 }),
+    queryFn: () => accountApi.list({ projectId, groupId: group!.id, pageNo: 1, pageSize: 200 }),
     enabled: !!group,
   });
   useEffect(() => {

@@ -68,17 +68,20 @@ function AccountList({ projectId }: { projectId: number }) {
         exportUrl="/api/v1/account/export"
         exportCode="userRegister_n:export"
         columns={[
-          { title: '户名', dataIndex: 'name', width: 160, render: (_, a) => <Button type="link" style={{ padding: 0 }} onClick={() => setOpenId(a.id)}>{a.name}</Button> },
-          { title: '类型', dataIndex: 'kind', width: 70, render: (v: keyof typeof ACCOUNT_KINDS) => ACCOUNT_KINDS[v] },
-          { title: '手机号', dataIndex: 'phone', width: 130 },
-          { title: '房间', key: 'rooms', width: 220, render: (_, a) => (a.rooms.length ? a.rooms.map((r) => r.name).join('、') : '—') },
-          { title: '余额（元）', dataIndex: 'balanceFen', width: 120, align: 'right', render: (v: number) => <Typography.Text type={v < 0 ? 'danger' : undefined}>{formatFen(v)}</Typography.Text> },
-          { title: '押金（元）', dataIndex: 'depositFen', width: 110, align: 'right', render: (v: number) => formatFen(v) },
-          { title: '用户组', dataIndex: 'groupName', width: 120 },
-          { title: '入住日期', dataIndex: 'moveInDate', width: 110 },
+          {
+            title: '户名', dataIndex: 'name', width: 180, render: (_, a) => (
+              <span><Button type="link" style={{ padding: 0 }} onClick={() => setOpenId(a.id)}>{a.name}</Button>{a.kind === 'company' ? <Tag style={{ marginLeft: 4 }}>{ACCOUNT_KINDS.company}</Tag> : null}</span>
+            ),
+          },
+          { title: '手机号', dataIndex: 'phone', width: 120 },
+          { title: '房间', key: 'rooms', width: 200, render: (_, a) => (a.rooms.length ? a.rooms.map((r) => r.name).join('、') : '—') },
+          { title: '余额（元）', dataIndex: 'balanceFen', width: 110, align: 'right', render: (v: number) => <Typography.Text type={v < 0 ? 'danger' : undefined}>{formatFen(v)}</Typography.Text> },
+          { title: '押金（元）', dataIndex: 'depositFen', width: 100, align: 'right', render: (v: number) => formatFen(v) },
+          { title: '用户组', dataIndex: 'groupName', width: 110 },
+          { title: '入住日期', dataIndex: 'moveInDate', width: 100 },
           { title: '状态', dataIndex: 'status', width: 80, render: (v: keyof typeof ACCOUNT_STATUS) => <Tag color={STATUS_COLORS[v]}>{ACCOUNT_STATUS[v]}</Tag> },
           {
-            title: '操作', key: 'op', width: 130, fixed: 'right', render: (_, a) => (
+            title: '操作', key: 'op', width: 110, fixed: 'right', render: (_, a) => (
               <Space size={4}>
                 <Button type="link" size="small" onClick={() => setOpenId(a.id)}>账户</Button>
                 {a.status === 'active' && <Can code="userRegister_n:btn_edit"><Button type="link" size="small" onClick={() => setEditing(a)}>编辑</Button></Can>}
@@ -86,7 +89,7 @@ function AccountList({ projectId }: { projectId: number }) {
             ),
           },
         ]}
-        scrollX={1300}
+        scrollX={1100}
       />
       <RegisterDialog projectId={projectId} editing={editing} onClose={() => setEditing(null)} onSaved={(id) => {
         const isNew = editing === 'new';
@@ -152,7 +155,10 @@ function RefundList({ projectId, approvals = false }: { projectId: number; appro
           { title: '原因', dataIndex: 'reason', width: 180 },
           { title: '状态', dataIndex: 'status', width: 90, render: (v: keyof typeof REFUND_STATUS) => <Tag color={REFUND_COLORS[v]}>{REFUND_STATUS[v]}</Tag> },
           { title: '申请人', dataIndex: 'requestedBy', width: 100 },
-          { title: '审批', key: 'decided', width: 200, render: (_, r) => (r.decidedBy ? <span>{r.decidedBy} {r.decidedAt ? formatDateTime(r.decidedAt, 'MM-DD HH:mm') : ''}{r.decisionComment ? <><br /><Typography.Text type="secondary">{r.decisionComment}</Typography.Text></> : null}</span> : '—') },
+          ...(approvals ? [] : [{
+            title: '审批', key: 'decided', width: 200,
+            render: (_: unknown, r: RefundDto) => (r.decidedBy ? <span>{r.decidedBy} {r.decidedAt ? formatDateTime(r.decidedAt, 'MM-DD HH:mm') : ''}{r.decisionComment ? <><br /><Typography.Text type="secondary">{r.decisionComment}</Typography.Text></> : null}</span> : '—'),
+          }]),
           ...(approvals ? [{
             title: '操作', key: 'op', width: 130, fixed: 'right' as const, render: (_: unknown, r: RefundDto) => (
               <Can code="userRegister_n:refund_approve">
@@ -164,7 +170,7 @@ function RefundList({ projectId, approvals = false }: { projectId: number; appro
             ),
           }] : []),
         ]}
-        scrollX={1300}
+        scrollX={1100}
       />
       <AppModal open={!!deciding} title={deciding?.approve ? '批准退费' : '驳回退费'} onCancel={() => setDeciding(null)} footer={[
         <Button key="c" onClick={() => setDeciding(null)}>取消</Button>,
