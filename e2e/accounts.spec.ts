@@ -40,7 +40,7 @@ async function confirm(page: Page, text: RegExp | string) {
 }
 
 test('账户与资金：登记、充值（收据）、退费审批、押金收扣退、迁出结算', async ({ page, browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const errors = watchConsole(page);
   await login(page);
   const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
@@ -165,7 +165,8 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await expect(drawer.getByRole('row').filter({ hasText: '门禁卡损坏赔偿' })).toContainText('-50.00');
   await shot(page, 'accounts-deposit-ledger');
   await drawer.getByRole('tab', { name: '账户流水' }).click();
-  await expect(drawer.getByRole('row').filter({ hasText: '充值' }).first()).toContainText('+100.00');
+  await expect(drawer.getByRole('row').filter({ hasText: '现金' })).toContainText('+100.00');
+  await expect(drawer.getByRole('row').filter({ hasText: '在线支付' })).toContainText('+50.00');
 
   // 5. move out: one screen with everything the account holds, then settle and close
   await drawer.getByRole('button', { name: '迁出结算' }).click();
