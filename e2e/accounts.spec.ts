@@ -210,6 +210,8 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await shot(page, 'accounts-device-deposit');
   await page.goto(url('depositManage_n', depositProjectId));
   await expect(page.getByRole('heading', { name: '押金管理（新）' })).toBeVisible();
+  await expect(page.getByText('暂无数据')).toBeVisible();
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
   await shot(page, 'accounts-deposit-manage');
   expect(errors).toEqual([]);
 });
