@@ -3,11 +3,13 @@
 //  2. kill -9 during a burst of changes → nothing acknowledged is lost, the restart is healthy in under 5 s
 //  3. the SQLite file locked by another process → clean error answers, no crash, normal again once released
 //  4. the MQTT port taken at start → the server stops with a clear message
+//  5. kill -9 during a burst of top-ups → every acknowledged top-up is in the ledger exactly once, none half there (money-kill.mjs)
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { api, loginAdmin, simulate, startServer } from './bench-lib.mjs';
+import { moneyKill } from './money-kill.mjs';
 
 const RESTART_LIMIT_MS = 5000;
 let failed = 0;
@@ -147,7 +149,12 @@ async function brokerPortTaken() {
   }
 }
 
-for (const step of [killDuringIngest, killDuringChanges, busyDatabase, brokerPortTaken]) {
+async function killDuringTopups() {
+  console.log('\n▶ 5. 充值爆发中 kill -9');
+  await moneyKill(check);
+}
+
+for (const step of [killDuringIngest, killDuringChanges, busyDatabase, brokerPortTaken, killDuringTopups]) {
   try {
     await step();
   } catch (err) {

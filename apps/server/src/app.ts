@@ -111,10 +111,17 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   const accounts = createAccounts({
     db, projects, onError: onError('accounts'),
     device: async (actor, id) => {
-      const d = await devices.devices.device(actor, id);
+      // scoped to the caller's tenant and projects (another's device does not exist); naming who pays for a device needs no right to its monitor page
+      const d = await devices.devices.deviceById(actor.scope, id);
+      if (!d) throw new Error('设备不存在');
       return { id: d.id, project_id: d.project_id, name: d.device_name, code: d.device_code };
     },
+    // move-out snapshots the account's devices' latest readings
+    readings: (deviceIds) => devices.devices.latestState(deviceIds),
   });
+
+  // the demo tenant, just seeded, gets accounts with a real ledger
+  if (demo) await accounts.seedDemo();
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountCreate, amountInWords, fenToYuan, moneySettingsBody, topupBody, yuanToFen } from './accounts.ts';
+import { accountCreate, accountUpdate, amountInWords, fenToYuan, moneySettingsBody, topupBody, yuanToFen } from './accounts.ts';
 
 describe('amountInWords (receipt 大写, worked out by hand)', () => {
   it.each([
@@ -52,6 +52,10 @@ describe('contracts', () => {
     expect(topupBody.safeParse({ amountFen: 10.5, method: 'cash' }).success).toBe(false);
     expect(topupBody.safeParse({ amountFen: 0, method: 'cash' }).success).toBe(false);
     expect(topupBody.parse({ amountFen: 10000, method: 'bank' })).toEqual({ amountFen: 10000, method: 'bank' });
+  });
+  it('an update leaves out what it does not name (no defaults)', () => {
+    expect(accountUpdate.parse({ name: '新名' })).toEqual({ name: '新名' });
+    expect(accountUpdate.parse({ kind: 'company' })).toEqual({ kind: 'company' });
   });
   it('warning 2 is not above warning 1', () => {
     const r = moneySettingsBody.safeParse({ topupMaxFen: null, balanceMaxFen: null, refundApprovalFen: 0, warning1Fen: 100, warning2Fen: 200, overdraftFen: 0 });

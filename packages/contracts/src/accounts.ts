@@ -174,7 +174,8 @@ export const accountCreate = z.object({
 export type AccountCreate = z.infer<typeof accountCreate>;
 
 /** PUT /api/v1/account/{id}: everything but the project (rooms and devices are replaced when given). */
-export const accountUpdate = accountCreate.omit({ projectId: true }).partial();
+export const accountUpdate = accountCreate.omit({ projectId: true, kind: true }).partial()
+  .extend({ kind: z.enum(['resident', 'company'], { error: '账户类型只能是住户或企业' }).optional() });
 export type AccountUpdate = z.infer<typeof accountUpdate>;
 
 /** PUT /api/v1/account/{id}/phone (the second service's "user phone update"). */
@@ -426,7 +427,18 @@ export const settlementBody = z.object({
   expectedNetFen: decimal(z.number().int()).optional(),
 });
 export type SettlementBody = z.infer<typeof settlementBody>;
-export interface SettlementResult { accountId: number; settlementId: number; entryIds: number[]; refundedBalanceFen: number; refundedDepositFen: number; deductedDepositFen: number; status: AccountStatus }
+export interface SettlementReading { deviceId: number; fieldCode: string; value: number | string | null; ts: number }
+export interface SettlementResult {
+  accountId: number;
+  settlementId: number;
+  entryIds: number[];
+  refundedBalanceFen: number;
+  refundedDepositFen: number;
+  deductedDepositFen: number;
+  status: AccountStatus;
+  /** the latest readings of the account's devices, snapshotted at move-out */
+  readings: SettlementReading[];
+}
 
 // ---------------------------------------------------------------- payment accounts (merchant info) and orders
 

@@ -497,6 +497,8 @@ export interface AccountSettlementTable {
   unbilled_fen: number;
   net_fen: number;
   reason: string;
+  /** JSON: [{ deviceId, fieldCode, value, ts }] */
+  readings: string;
   actor_name: string | null;
   created_at: Millis;
 }

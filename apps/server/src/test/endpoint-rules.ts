@@ -39,6 +39,8 @@ export interface Row {
   url?: (id: number) => string;
   setup?: () => Promise<number>;
   body?: (id: number) => unknown;
+  /** request headers of every call of the row (e.g. a money move's Idempotency-Key) */
+  headers?: (id: number) => Record<string, string>;
   marker?: string;
   /** for 'list' rows: text B's answer must not contain */
   absent?: string;
@@ -118,7 +120,7 @@ export async function callAs(row: Row, token: string | null, id: number, extraBo
   const body = raw instanceof FormData ? raw : raw !== undefined ? { ...(raw as object), ...extraBody } : row.method === 'GET' || row.method === 'DELETE' ? undefined : extraBody;
   if (row.stream) return stream(url, token);
   const res = await w.k.kelvin.app.inject({
-    method: row.method, url, headers: token ? { authorization: token } : {}, ...(body !== undefined ? { payload: body as object } : {}),
+    method: row.method, url, headers: { ...row.headers?.(id), ...(token ? { authorization: token } : {}) }, ...(body !== undefined ? { payload: body as object } : {}),
   });
   const type = res.headers['content-type']?.toString() ?? '';
   if (type.includes('json')) {

@@ -18,6 +18,8 @@ const RUNS = Number(process.env.KELVIN_FUZZ_RUNS ?? 3);
 const PUBLIC = new Set([
   'GET /api/health', 'POST /api/auth/jwt/token', 'GET /api/auth/captcha', 'GET /api/auth/jwt/invalid', 'GET /api/v1/tenant/brand',
   'GET /api/v1/tenant/logo',
+  // payment providers call back without a token; the signature is the authentication
+  'POST /api/v1/payment/notify/{projectId}/{provider}',
 ]);
 /** An event stream never ends: its refusal without a token is checked, not fuzzed with one. */
 const STREAMS = new Set(['GET /api/v1/live']);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Row } from './endpoint-rules.ts';
 import { startTestKelvin, type TestClient } from './harness.ts';
+import { ACCOUNT_ROWS } from './rules-accounts.ts';
 import { ADMIN_ROWS } from './rules-admin.ts';
 import { DEVICE_ADMIN_ROWS } from './rules-device-management.ts';
 import { DEVICE_ROWS } from './rules-devices.ts';
@@ -12,7 +13,7 @@ import { PROJECT_ROWS } from './rules-projects.ts';
  * the few calls made before or without a tenant's data. A new endpoint without a row fails here.
  */
 
-const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS];
+const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS];
 
 const PUBLIC: Record<string, string> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',
@@ -21,6 +22,7 @@ const PUBLIC: Record<string, string> = {
   'GET /api/auth/captcha': 'the login page asks for an image captcha before anyone signs in',
   'GET /api/v1/tenant/brand': 'the login page shows the brand before anyone signs in',
   'GET /api/v1/tenant/logo': 'the login page shows the logo before anyone signs in',
+  'POST /api/v1/payment/notify/{projectId}/{provider}': 'payment providers call back without a token; the HMAC (sandbox) or RSA (WeChat Pay v3) signature is the authentication (accounts.test.ts)',
 };
 
 let k: TestClient;

@@ -138,6 +138,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('unbilled_fen', bigint, notNull)
     .addColumn('net_fen', bigint, notNull)
     .addColumn('reason', 'varchar(200)', notNull)
+    // the latest readings of the account's devices at move-out (JSON), for the next tenant's start
+    .addColumn('readings', 'text', notNull)
     .addColumn('actor_name', 'varchar(64)')
     .addColumn('created_at', bigint, notNull)
     .execute();

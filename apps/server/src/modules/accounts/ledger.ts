@@ -24,6 +24,8 @@ export interface Posting {
   noOverdraw?: boolean;
   /** refuse when the balance would go above this (top-ups) */
   ceilingFen?: number | null;
+  /** the project's settings when the caller has read them already */
+  settings?: MoneySettingsBody;
 }
 
 export interface BalanceEvent {
@@ -98,7 +100,7 @@ export async function post(trx: Trx, account: { id: number; tenant_id: number; p
   }).returning('id').executeTakeFirstOrThrow();
   const events: BalanceEvent[] = [];
   if (book === 'balance') {
-    let kinds = crossings(after - p.amountFen, after, await settingsOf(trx, account.project_id));
+    let kinds = crossings(after - p.amountFen, after, p.settings ?? (await settingsOf(trx, account.project_id)));
     if (kinds.includes('reconnect')) {
       // only an account that was cut off reconnects (a new account's first top-up from 0 is not a reconnect)
       const last = await trx.selectFrom('balance_event').select('kind').where('account_id', '=', account.id).where('kind', 'in', ['cutoff', 'reconnect']).orderBy('id', 'desc').limit(1).executeTakeFirst();

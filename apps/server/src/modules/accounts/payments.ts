@@ -164,3 +164,23 @@ export async function wechatNativeOrder(cfg: ProviderConfig, order: { orderNo: s
   if (!res.ok || !json.code_url) throw new Error(`微信支付下单失败：${json.message ?? res.status}`);
   return json.code_url;
 }
+
+// ---------------------------------------------------------------- the provider interface
+
+/** What the service needs of a payment provider: an order's QR payload, and a verified callback. */
+export interface PaymentProvider {
+  createOrder(cfg: ProviderConfig, order: { orderNo: string; amountFen: number; description: string }): Promise<string>;
+  /** throws SignatureError for anything not provably from the provider */
+  verify(cfg: ProviderConfig, headers: Record<string, unknown>, body: string): PaidNotice;
+}
+
+export const PROVIDERS: Record<ProviderConfig['provider'], PaymentProvider> = {
+  sandbox: {
+    createOrder: async (_cfg, order) => sandboxQr(order.orderNo, order.amountFen),
+    verify: (cfg, headers, body) => verifySandbox(cfg.apiKey, headers, body),
+  },
+  wechat: {
+    createOrder: wechatNativeOrder,
+    verify: (cfg, headers, body) => verifyWechat(cfg, headers, body),
+  },
+};

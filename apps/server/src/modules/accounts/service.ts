@@ -16,13 +16,16 @@ import type { Actor, Scope } from '../../lib/scope.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { once, post, requestHash, settingsOf, type BalanceEvent, type Mover, type Posting, type Trx } from './ledger.ts';
 import {
-  SignatureError, sandboxNotification, sandboxQr, secretCipher, verifySandbox, verifyWechat, wechatNativeOrder, type PaidNotice, type ProviderConfig,
+  PROVIDERS, SignatureError, sandboxNotification, secretCipher, type PaidNotice, type ProviderConfig,
 } from './payments.ts';
 import * as repo from './repository.ts';
 import type { AccountRow, OrderRow } from './repository.ts';
 
 /** What the accounts module needs of a device (through the device core, scoped to the caller). */
 export type DeviceLookup = (actor: Actor, id: number) => Promise<{ id: number; project_id: number | null; name: string; code: string }>;
+
+/** The latest readings of devices (the device core's latestState). */
+export type ReadingsLookup = (deviceIds: number[]) => Promise<{ device_id: number; field_code: string; num: number | null; txt: string | null; ts: number }[]>;
 
 export type BalanceListener = (event: BalanceEvent) => void | Promise<void>;
 
@@ -35,7 +38,7 @@ export const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${
 export const maskIdNumber = (s: string | null) => (s ? `${s.slice(0, 4)}${'*'.repeat(Math.max(0, s.length - 8))}${s.slice(-4)}` : null);
 const moverOf = (actor: Actor): Mover => ({ id: actor.user.id, name: actor.user.name || actor.user.username });
 
-export function createAccountService(deps: { db: Db; projects: ProjectService; device: DeviceLookup; onError(err: unknown): void }) {
+export function createAccountService(deps: { db: Db; projects: ProjectService; device: DeviceLookup; readings?: ReadingsLookup; onError(err: unknown): void }) {
   const { db, projects } = deps;
   const listeners: BalanceListener[] = [];
   const cipherP = secretCipher(db);
@@ -175,7 +178,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
   async function topupIn(trx: Trx, acc: AccountRow, amountFen: number, p: Partial<Posting>, mover: Mover, events: BalanceEvent[]) {
     const s = await settingsOf(trx, acc.project_id);
     if (s.topupMaxFen !== null && amountFen > s.topupMaxFen) throw invalid(`单次充值不能超过 ${fenToYuan(s.topupMaxFen)} 元`, ['amountFen']);
-    const r = await post(trx, acc, { kind: 'topup', amountFen, ceilingFen: s.balanceMaxFen, ...p }, mover);
+    const r = await post(trx, acc, { kind: 'topup', amountFen, ceilingFen: s.balanceMaxFen, settings: s, ...p }, mover);
     events.push(...r.events);
     return r;
   }
@@ -449,6 +452,13 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
     },
 
     async leaveClean(actor: Actor, id: number, b: SettlementBody, key: string): Promise<SettlementResult> {
+      // read before the transaction: the device core reads through its own connection (SQLite has one; inside the
+      // transaction that read would wait for the transaction — and the transaction for it)
+      await accountRow(db, actor.scope, id);
+      const deviceIds = (await repo.devicesOf(db, [id])).get(id) ?? [];
+      const readings = deviceIds.length && deps.readings
+        ? (await deps.readings(deviceIds)).map((r) => ({ deviceId: r.device_id, fieldCode: r.field_code, value: r.num ?? r.txt, ts: r.ts }))
+        : [];
       return money(actor, key, 'settle', id, b, async (trx, events) => {
         const acc = await lockedAccount(trx, actor.scope, id);
         const balance = Number(acc.balance_fen);
@@ -468,7 +478,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
         const cause = { causeType: 'settlement', causeId: null as string | null };
         const settlement = await trx.insertInto('account_settlement').values({
           tenant_id: acc.tenant_id, project_id: acc.project_id, account_id: acc.id, balance_fen: balance, deposit_fen: deposit, deducted_fen: 0, unbilled_fen: unbilled,
-          net_fen: 0, reason: b.reason, actor_name: mover.name, created_at: now,
+          net_fen: 0, reason: b.reason, readings: JSON.stringify(readings), actor_name: mover.name, created_at: now,
         }).returning('id').executeTakeFirstOrThrow();
         cause.causeId = String(settlement.id);
         if (b.depositDeductFen > 0) {
@@ -499,7 +509,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
         await trx.updateTable('account').set({ status: 'closed', closed_at: now }).where('id', '=', id).execute();
         return {
           accountId: id, settlementId: settlement.id, entryIds, refundedBalanceFen: refundedBalance, refundedDepositFen: depositLeft, deductedDepositFen: deducted,
-          status: 'closed' as AccountStatus,
+          status: 'closed' as AccountStatus, readings,
         };
       });
     },
@@ -678,7 +688,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
       if (s.topupMaxFen !== null && amountFen > s.topupMaxFen) throw invalid(`单次充值不能超过 ${fenToYuan(s.topupMaxFen)} 元`, ['amountFen']);
       const orderNo = `K${ymd(Date.now())}${crypto.randomBytes(8).toString('hex').toUpperCase()}`;
       // the provider call happens before the key is taken: a retry with the same key answers the first order
-      const qr = cfg.provider === 'wechat' ? await wechatNativeOrder(cfg, { orderNo, amountFen, description: `${acc.name} 预付充值` }) : sandboxQr(orderNo, amountFen);
+      const qr = await PROVIDERS[cfg.provider].createOrder(cfg, { orderNo, amountFen, description: `${acc.name} 预付充值` });
       const order = await money(actor, key, 'order', id, { amountFen }, async (trx) => {
         const locked = await lockedAccount(trx, actor.scope, id);
         const row = await trx.insertInto('payment_order').values({
@@ -731,7 +741,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
       if (cfg.provider !== provider) throw new AppError(ResultCode.FORBIDDEN, '支付方式与项目配置不符');
       let notice: PaidNotice;
       try {
-        notice = provider === 'wechat' ? verifyWechat(cfg, headers, body) : verifySandbox(cfg.apiKey, headers, body);
+        notice = PROVIDERS[cfg.provider].verify(cfg, headers, body);
       } catch (err) {
         if (err instanceof SignatureError) throw new AppError(ResultCode.FORBIDDEN, err.message);
         if (err instanceof SyntaxError) throw invalid('通知内容不是有效的 JSON');
