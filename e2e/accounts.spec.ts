@@ -63,15 +63,15 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await expect(page.getByTestId('api-key-masked')).not.toContainText('sandbox-secret-0123456789');
   await shot(page, 'accounts-payment-account');
 
-  // 1. register an account for room 1号楼 1层 101室
+  // 1. register an account for room 1号楼 3层 304室 (the demo's own accounts hold the first rooms)
   await page.goto(url('userRegister_n'));
   await page.getByRole('button', { name: btn('新增') }).click();
   const reg = page.getByRole('dialog', { name: '用户登记' });
   await reg.getByLabel('户名').fill(ACCOUNT.name);
   await reg.getByLabel('手机号').fill(ACCOUNT.phone);
   await reg.getByLabel('房间').click();
-  await reg.getByLabel('房间').fill('101室');
-  await page.locator('.ant-select-tree-node-content-wrapper').filter({ hasText: '101室' }).first().click();
+  await reg.getByLabel('房间').fill('304室');
+  await page.locator('.ant-select-tree-node-content-wrapper').filter({ hasText: '304室' }).first().click();
   await page.keyboard.press('Escape');
   await shot(page, 'accounts-register');
   await reg.getByRole('button', { name: btn('保存') }).click();
@@ -92,7 +92,7 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   const receipt = page.getByTestId('receipt');
   await expect(receipt.getByTestId('receipt-words')).toHaveText('壹佰元整');
   await expect(receipt).toContainText(ACCOUNT.name);
-  await expect(receipt).toContainText('101室');
+  await expect(receipt).toContainText('1号楼/3层/304室');
   await expect(receipt).toContainText('¥100.00 元');
   await shot(page, 'accounts-receipt');
   await page.getByRole('dialog', { name: '收据' }).getByRole('button', { name: '关 闭', exact: true }).click();
@@ -210,7 +210,7 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await shot(page, 'accounts-device-deposit');
   await page.goto(url('depositManage_n', depositProjectId));
   await expect(page.getByRole('heading', { name: '押金管理（新）' })).toBeVisible();
-  await expect(page.getByText('暂无数据')).toBeVisible();
+  await expect(page.locator('.ant-table-row').first()).toBeVisible();
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
   await shot(page, 'accounts-deposit-manage');
   expect(errors).toEqual([]);

@@ -119,7 +119,7 @@ export function AccountDrawer({ accountId, onClose, onEdit }: { accountId: numbe
           <Row gutter={12} style={{ marginBottom: 12 }}>
             <Col span={6}>
               <Card size="small">
-                <div data-testid="account-balance"><Statistic title="预付余额（元）" value={formatFen(a.balanceFen)} valueStyle={{ color: a.balanceFen < 0 ? '#cf1322' : undefined }} /></div>
+                <div data-testid="account-balance"><Statistic title="预付余额（元）" value={formatFen(a.balanceFen)} styles={{ content: { color: a.balanceFen < 0 ? '#cf1322' : undefined } }} /></div>
                 {pending > 0 && <Tag color="orange" data-testid="refund-pending">退费待审批 {pending} 笔</Tag>}
               </Card>
             </Col>

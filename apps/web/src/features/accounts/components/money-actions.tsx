@@ -222,7 +222,7 @@ export function OnlineTopupDialog({ account, open, onClose, onPaid }: { account:
         ),
       ]}>
         {order && (
-          <Space direction="vertical" align="center" style={{ width: '100%' }}>
+          <Space orientation="vertical" align="center" style={{ width: '100%' }}>
             {order.qrPayload && order.status === 'created' ? <QRCode value={order.qrPayload} size={200} /> : null}
             <Typography.Text>订单号 {order.orderNo}</Typography.Text>
             <Typography.Title level={4} style={{ margin: 0 }}>{formatFen(order.amountFen)} 元</Typography.Title>

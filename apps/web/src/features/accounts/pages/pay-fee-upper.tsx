@@ -142,7 +142,7 @@ function PaymentAccount({ projectId }: { projectId: number }) {
   });
   if (q.isLoading) return <Spin />;
   return (
-    <Space direction="vertical" style={{ width: '100%', maxWidth: 760 }}>
+    <Space orientation="vertical" style={{ width: '100%', maxWidth: 760 }}>
       {acc ? (
         <Descriptions size="small" bordered column={2} title="当前商户账户" items={[
           { label: '支付方式', children: PAYMENT_PROVIDERS[acc.provider] },

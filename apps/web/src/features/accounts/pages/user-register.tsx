@@ -255,7 +255,7 @@ function Reconcile({ projectId }: { projectId: number }) {
   const [result, setResult] = useState<ReconcileResult | null>(null);
   const run = useMutation({ mutationFn: () => accountApi.reconcile(projectId), onSuccess: setResult });
   return (
-    <Space direction="vertical" style={{ width: '100%' }}>
+    <Space orientation="vertical" style={{ width: '100%' }}>
       <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
         核对账目：用流水重新计算每个账户的余额和押金，与账户上的金额比对；并核对在线支付订单与入账流水是否一一对应。
       </Typography.Paragraph>
