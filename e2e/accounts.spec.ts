@@ -203,14 +203,14 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   await expect(page.getByRole('row').filter({ hasText: 'E2E 科技公司' })).toBeVisible();
   await shot(page, 'accounts-user-group');
   await page.goto(url('groupmanagers'));
-  await expect(page.getByRole('row').filter({ hasText: 'E2E 科技公司' })).toContainText('未设置');
+  await expect(page.getByRole('row').filter({ hasText: 'E2E 科技公司' })).toContainText('未设置', { timeout: 30_000 });
   await shot(page, 'accounts-group-managers');
   await page.goto(url('devicedeposit'));
-  await expect(page.getByRole('row').filter({ hasText: ACCOUNT.name })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: ACCOUNT.name })).toBeVisible({ timeout: 30_000 });
   await shot(page, 'accounts-device-deposit');
   await page.goto(url('depositManage_n', depositProjectId));
-  await expect(page.getByRole('heading', { name: '押金管理（新）' })).toBeVisible();
-  await expect(page.locator('.ant-table-row').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: '押金管理（新）' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.ant-table-row').first()).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
   await shot(page, 'accounts-deposit-manage');
   expect(errors).toEqual([]);
