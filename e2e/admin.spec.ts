@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminUser, baseUrl, login, shot, watchConsole } from './helpers';
+import { adminUser, baseUrl, btn, login, shot, watchConsole } from './helpers';
 
 /**
  * The administration journey: the platform administrator creates a tenant, a role in it with a few menus, and a user in that
@@ -9,7 +9,6 @@ import { adminUser, baseUrl, login, shot, watchConsole } from './helpers';
 
 const TENANT = { code: 'e2eco', name: 'E2E 物业' };
 const USER = { username: 'e2e_reader', password: 'Reader#2026-ok', name: '抄表员小王' };
-const btn = (label: string) => new RegExp(label.split('').join('\\s*'));
 
 async function pickTenant(page: Page) {
   await page.getByTestId('tenant-scope').click();

@@ -38,3 +38,6 @@ export async function tokenOf(page: Page): Promise<string> {
   const cookies = await page.context().cookies();
   return decodeURIComponent(cookies.find((c) => c.name === 'kelvin_token')!.value);
 }
+
+/** A button's accessible name: antd puts a space between two Chinese characters (「保 存」). */
+export const btn = (label: string) => new RegExp(label.split('').join('\\s*'));

@@ -1,9 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { adminUser, baseUrl, login, shot, watchConsole } from './helpers';
+import { adminUser, baseUrl, btn, login, shot, watchConsole } from './helpers';
 
 /** The system screens (/system_n) and the remaining admin screens, as the demo tenant's administrator uses them. */
 
-const btn = (label: string) => new RegExp(label.split('').join('\\s*'));
 
 test('系统参数、节假日、短信模板与记录、默认短信设置', async ({ page }) => {
   test.setTimeout(120_000);

@@ -52,3 +52,9 @@ registerPages(['equipmentRecords_n'], () => import('../features/device-managemen
 registerPages(['testDeviceStatus'], () => import('../features/device-management/pages/test-device-status'));
 registerPages(['gatewayControl'], () => import('../features/device-management/pages/gateway-control'));
 registerPages(['deviceoperationlog'], () => import('../features/device-management/pages/device-operation-log'));
+
+// accounts and money: the people billed, top-ups, refunds, deposits, groups, limits, payment accounts and orders
+registerPages(['userRegister_n'], () => import('../features/accounts/pages/user-register'));
+registerPages(['userGroup', 'groupmanagers'], () => import('../features/accounts/pages/user-group'));
+registerPages(['devicedeposit', 'depositManage', 'depositManage_n'], () => import('../features/accounts/pages/deposit-manage'));
+registerPages(['userPayFeeUpper'], () => import('../features/accounts/pages/pay-fee-upper'));

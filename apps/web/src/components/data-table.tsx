@@ -21,6 +21,9 @@ export interface FilterField {
   options?: { label: string; value: string | number }[];
   placeholder?: string;
   width?: number;
+  /** dateRange only: the two parameter names (default `${name}From` / `${name}To`) and their form (default ms epoch) */
+  rangeNames?: [from: string, to: string];
+  rangeFormat?: 'ms' | 'date';
 }
 
 export type ListParams = Record<string, string | number | undefined> & { pageNo: number; pageSize: number };
@@ -143,13 +146,16 @@ function RowCards<T extends object>({ rows, columns, rowKey, rowSelection, loadi
   );
 }
 
-function toQuery(values: Record<string, unknown>): Record<string, string | number | undefined> {
+function toQuery(values: Record<string, unknown>, filters: FilterField[]): Record<string, string | number | undefined> {
   const out: Record<string, string | number | undefined> = {};
   for (const [k, v] of Object.entries(values)) {
     if (v === undefined || v === null || v === '') continue;
     if (Array.isArray(v) && v.length === 2 && typeof (v[0] as Dayjs)?.valueOf === 'function') {
-      out[`${k}From`] = (v[0] as Dayjs).startOf('day').valueOf();
-      out[`${k}To`] = (v[1] as Dayjs).endOf('day').valueOf();
+      const f = filters.find((x) => x.name === k);
+      const [from, to] = f?.rangeNames ?? [`${k}From`, `${k}To`];
+      const [a, b] = [(v[0] as Dayjs).startOf('day'), (v[1] as Dayjs).endOf('day')];
+      out[from] = f?.rangeFormat === 'date' ? a.format('YYYY-MM-DD') : a.valueOf();
+      out[to] = f?.rangeFormat === 'date' ? b.format('YYYY-MM-DD') : b.valueOf();
     } else out[k] = typeof v === 'string' ? v.trim() : (v as number);
   }
   return out;
@@ -201,7 +207,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
   });
 
   const search = () => {
-    setApplied(toQuery(form.getFieldsValue()));
+    setApplied(toQuery(form.getFieldsValue(), filters));
     setPage((p) => ({ ...p, pageNo: 1 }));
   };
   const queryRef = useRef<HTMLDivElement>(null);

@@ -12,7 +12,9 @@ import { AppModal } from '../lib/ui';
 export function ImportDialog<R>(props: {
   open: boolean;
   title: string;
-  modelType: ImportModelType;
+  /** the template of the area imports (downloadImportModel), or the screen's own template download */
+  modelType?: ImportModelType;
+  downloadTemplate?: () => Promise<void>;
   onClose: () => void;
   upload: (file: File) => Promise<R>;
   describe: (result: R) => string;
@@ -47,7 +49,7 @@ export function ImportDialog<R>(props: {
   };
   return (
     <AppModal title={props.title} open={props.open} onCancel={close} width={760} footer={[
-      <Button key="tpl" icon={<DownloadOutlined />} onClick={() => download('/api/v1/area/downloadImportModel', { query: { modelType: props.modelType } }).catch(() => {})}>下载模板</Button>,
+      <Button key="tpl" icon={<DownloadOutlined />} onClick={() => (props.downloadTemplate?.() ?? download('/api/v1/area/downloadImportModel', { query: { modelType: props.modelType } })).catch(() => {})}>下载模板</Button>,
       <Button key="c" onClick={close}>关闭</Button>,
       <Button key="ok" type="primary" disabled={!file} loading={busy} onClick={start}>开始导入</Button>,
     ]}>

@@ -23,6 +23,8 @@ export interface RequestOptions {
   timeout?: number;
   /** no toast: the caller shows the problem itself */
   silent?: boolean;
+  /** extra request headers (e.g. the Idempotency-Key of a money action) */
+  headers?: Record<string, string>;
 }
 
 type Hooks = { onLoggedOut: () => void };
@@ -90,7 +92,7 @@ async function send(method: string, url: string, opts: RequestOptions = {}): Pro
   try {
     return await fetch(withQuery(url, opts.query), {
       method,
-      headers: { ...authHeaders(), ...(opts.body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : {}) },
+      headers: { ...authHeaders(), ...opts.headers, ...(opts.body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : {}) },
       body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
       signal: controller.signal,
     });

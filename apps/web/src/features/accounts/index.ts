@@ -1,0 +1,3 @@
+/** Accounts and money: what other features may use (the 元 formatter and the account reads). */
+export { accountApi, accountKeys } from './api';
+export { formatFen, formatYuan, parseYuan } from './money';
