@@ -102,7 +102,7 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
   async function issueMany(list: { run: RunRow; plan: RunPlan }[]) {
     if (!list.length) return;
     const runIds = list.map((x) => x.run.id);
-    let results: ResultRow[] = [];
+    const results: ResultRow[] = [];
     for (let i = 0; i < runIds.length; i += 500) results.push(...await repo.resultsOf(db, runIds.slice(i, i + 500)));
     const planned = new Set(results.map((r) => r.run_id));
     const fresh = list.filter((x) => !planned.has(x.run.id));
