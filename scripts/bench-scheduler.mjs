@@ -65,7 +65,7 @@ try {
   const far = Date.now() + 3_600_000;
   await Promise.all(Array.from({ length: 200 }, (_, i) => create(i, far)));
   const perTask = (Date.now() - probeStart) / 200;
-  const runAt = Math.ceil((Date.now() + perTask * TASKS * 1.5 + 30_000) / 60_000) * 60_000;
+  const runAt = Math.ceil((Date.now() + perTask * TASKS + 30_000) / 60_000) * 60_000;
   console.log(`  建任务约 ${perTask.toFixed(1)} ms/个；到期时间 ${new Date(runAt).toISOString()}`);
   const t0 = Date.now();
   let next = 0;
@@ -78,17 +78,16 @@ try {
   const db = await openDb(server);
   try {
     // wait until every occurrence has its command (or a minute after the due time)
-    let issued = 0;
-    while (Date.now() < runAt + 60_000) {
-      await new Promise((r) => setTimeout(r, 1000));
+    // commands of the tasks (the benchmark tenant sends nothing else): 'issued' = recorded by the core, 'sent' = published
+    const COMMANDS = "select created_at as issued, sent_at as sent from device_command where username like '任务「压测任务%' and created_at >= ?";
+    let rows = [];
+    while (Date.now() < runAt + 120_000) {
+      await new Promise((r) => setTimeout(r, 2000));
       if (Date.now() < runAt) continue;
-      issued = Number((await db.all('select count(*) as n from automation_run_result x join automation_run r on r.id = x.run_id where r.scheduled_at = ? and x.command_id is not null', [runAt]))[0].n);
-      if (issued >= TASKS) break;
+      rows = await db.all(COMMANDS, [runAt - 60_000]);
+      if (rows.length >= TASKS && rows.every((r) => r.sent !== null)) break;
     }
-    const rows = await db.all(
-      'select r.scheduled_at as due, c.created_at as issued, c.sent_at as sent from automation_run r join automation_run_result x on x.run_id = r.id join device_command c on c.id = x.command_id where r.scheduled_at = ?',
-      [runAt],
-    );
+    rows = rows.map((r) => ({ ...r, due: runAt }));
     const runs = Number((await db.all('select count(*) as n from automation_run where scheduled_at = ?', [runAt]))[0].n);
     const late = rows.map((r) => Number(r.issued) - Number(r.due));
     const sentLate = rows.filter((r) => r.sent !== null).map((r) => Number(r.sent) - Number(r.due));
@@ -97,6 +96,7 @@ try {
     console.log(`  下发延迟（指令创建 − 到期）：p50 ${percentile(late, 50)} ms，p95 ${percentile(late, 95)} ms，最大 ${max} ms`);
     if (sentLate.length) console.log(`  发到设备（MQTT 发布 − 到期）：${sentLate.length} 条，p50 ${percentile(sentLate, 50)} ms，p95 ${percentile(sentLate, 95)} ms，最大 ${Math.max(...sentLate)} ms`);
     const ok = runs === TASKS && rows.length === TASKS && max <= TARGET_MS;
+    // the created tasks of the probe (due an hour later) are not part of the figures
     console.log(ok ? `✔ 全部 ${TASKS} 条指令在到期后 ${TARGET_MS / 1000} 秒内下发` : `✘ 未达标（目标：${TASKS} 条全部在 ${TARGET_MS / 1000} 秒内下发）`);
     process.exitCode = ok ? 0 : 1;
   } finally {

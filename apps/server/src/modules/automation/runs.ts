@@ -148,8 +148,8 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
         }
         sendable.push({ result: r, target: await targetOf(device), input: { fieldCode: r.field_code!, value: numberOrText(device.device_type, r.field_code!, r.value) }, issuer: { userId: null, username: plan.issuer.slice(0, 64) } });
       }
-      for (let i = 0; i < sendable.length; i += 500) {
-        const chunk = sendable.slice(i, i + 500);
+      for (let i = 0; i < sendable.length; i += 20_000) {
+        const chunk = sendable.slice(i, i + 20_000);
         try {
           const cmds = await core.issueCommands(chunk);
           cmds.forEach((c, j) => outcomes.push({ id: chunk[j]!.result.id, command_id: c.id, status: 'pending', error: null }));

@@ -290,7 +290,8 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
      * chunk, then each sent to its device if reachable. Answers, in order, each command's id and status.
      */
     async createMany(items: { target: CommandTarget; input: CommandInput; issuer: CommandIssuer }[], ttlSeconds?: number): Promise<{ id: number; status: CommandStatus; error: string | null }[]> {
-      const out: { id: number; status: CommandStatus; error: string | null }[] = [];
+      const created: { row: CommandRow; target: CommandTarget }[] = [];
+      // every row first (so each is recorded, and waits for its device, as early as possible), then the sends
       for (let i = 0; i < items.length; i += 200) {
         const chunk = items.slice(i, i + 200);
         const now = Date.now();
@@ -317,11 +318,12 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
           return cmds;
         });
         emit(rows);
-        for (const [j, row] of rows.entries()) {
-          const target = chunk[j]!.target;
-          const sent = reachable(target, false) && (await send(target, row));
-          out.push({ id: row.id, status: sent ? 'sent' : 'pending', error: null });
-        }
+        rows.forEach((row, j) => created.push({ row, target: chunk[j]!.target }));
+      }
+      const out: { id: number; status: CommandStatus; error: string | null }[] = [];
+      for (const { row, target } of created) {
+        const sent = reachable(target, false) && (await send(target, row));
+        out.push({ id: row.id, status: sent ? 'sent' : 'pending', error: null });
       }
       return out;
     },
