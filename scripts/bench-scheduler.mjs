@@ -63,9 +63,12 @@ try {
   };
   const probeStart = Date.now();
   const far = Date.now() + 3_600_000;
-  await Promise.all(Array.from({ length: 200 }, (_, i) => create(i, far)));
+  let probed = 0;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (probed < 200) await create(probed++, far);
+  }));
   const perTask = (Date.now() - probeStart) / 200;
-  const runAt = Math.ceil((Date.now() + perTask * TASKS + 30_000) / 60_000) * 60_000;
+  const runAt = Math.ceil((Date.now() + perTask * TASKS * 2 + 30_000) / 60_000) * 60_000;
   console.log(`  建任务约 ${perTask.toFixed(1)} ms/个；到期时间 ${new Date(runAt).toISOString()}`);
   const t0 = Date.now();
   let next = 0;
