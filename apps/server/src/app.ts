@@ -31,6 +31,7 @@ import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
 import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
 import { createAccounts, type Accounts } from './modules/accounts/index.ts';
+import { createAutomation, type Automation, type Clock } from './modules/automation/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -44,6 +45,8 @@ export interface Kelvin {
   monitoring: Monitoring;
   /** accounts and money (the ledger, payments, threshold events) */
   accounts: Accounts;
+  /** week programs, tasks, the scheduler */
+  automation: Automation;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -53,7 +56,7 @@ export interface Kelvin {
  * The composition root: builds the whole server — database (migrated and seeded), broker, every module through its
  * public entry, the hooks between modules, API and SPA. Does not listen.
  */
-export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
+export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; schedulerTickMs?: number; schedulerReloadMs?: number; scheduler?: boolean } = {}): Promise<Kelvin> {
   const { db } = await openDatabase(config);
   await syncMenus(db);
   const admin = await seedPlatform(db, config.adminPassword);
@@ -123,8 +126,16 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   // the demo tenant, just seeded, gets accounts with a real ledger
   if (demo) await accounts.seedDemo();
 
+  const automation = createAutomation({
+    db, core: devices, projects, onError: onError('automation'), clock: opts.clock, tickMs: opts.schedulerTickMs, reloadMs: opts.schedulerReloadMs,
+    // the holiday calendar of system settings: holidays and 调休 working days of a project
+    calendar: (tenantId, projectId, start, end) => system.holidays.calendar(tenantId, projectId, start, end),
+    groupMembers: (groupIds) => deviceManagement.groupMembers(groupIds),
+  });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
+  adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
   projects.registerHolding({ what: '台设备', count: (areaId) => devices.devices.devicesOnArea(areaId) });
   projects.registerStats(async (projectIds) => {
@@ -141,7 +152,11 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   // ... and judged for implausible readings (exception data; a daily sweep finds frozen values).
   devices.onReport(monitoring.exceptions.onReport);
   monitoring.exceptions.start();
-  // "A command finished" (devices.onCommandFinished) is where the scheduler's runs and the prepaid loop attach.
+  // "A command finished": the scheduler's runs record each device's outcome (the prepaid loop attaches here too).
+  devices.onCommandFinished(automation.onCommandFinished);
+  // Strategy tasks evaluate every stored report (in memory, off the ingest path).
+  devices.onReport(automation.onReport);
+  if (opts.scheduler !== false) automation.start();
 
   await app.register(swagger, {
     openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
@@ -166,6 +181,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   await app.register(factoryTestRoutes, { factory });
   await monitoring.routes(app);
   await accounts.routes(app);
+  await automation.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -186,12 +202,14 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     devices,
     monitoring,
     accounts,
+    automation,
     firstStart: { admin, demo },
     async close() {
       await app.close();
       await simulator?.stop();
       await monitoring.engine.stop();
       await monitoring.exceptions.stop();
+      await automation.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await db.destroy();

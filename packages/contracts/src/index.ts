@@ -14,3 +14,4 @@ export * from './service-monitor.ts';
 export * from './monitoring.ts';
 export * from './exceptions.ts';
 export * from './accounts.ts';
+export * from './automation.ts';

@@ -12,6 +12,7 @@ import * as m004 from './migrations/004-projects.ts';
 import * as m005 from './migrations/005-device-management.ts';
 import * as m006 from './migrations/006-history-order.ts';
 import * as m007 from './migrations/007-monitoring.ts';
+import * as m008 from './migrations/008-automation.ts';
 import * as m009 from './migrations/009-exceptions.ts';
 import * as m010 from './migrations/010-accounts.ts';
 
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '005-device-management': m005,
   '006-history-order': m006,
   '007-monitoring': m007,
+  '008-automation': m008,
   '009-exceptions': m009,
   '010-accounts': m010,
 };

@@ -54,6 +54,13 @@ export const TABLE_OWNERS = {
   account_settlement: 'accounts',
   payment_account: 'accounts',
   payment_order: 'accounts',
+  automation_program: 'automation',
+  automation_scheme: 'automation',
+  automation_task: 'automation',
+  automation_run: 'automation',
+  automation_run_result: 'automation',
+  automation_cooldown: 'automation',
+  automation_overtime: 'automation',
 } as const;
 
 /**
