@@ -100,6 +100,9 @@ const VALVE = {
   f81: num('f81', '实际开度', '%', 0, 100, 1, false, 50, { mode: 'follow', target: 'f80', rate: 600 }),
 };
 
+/** The week program a memory-program thermostat keeps (automation's encodeProgram text), reported back as written. */
+const PROGRAM_FIELD: FieldDef = { code: 'f09', label: '周程序', kind: 'text', writable: true, initial: '', sim: STATIC, maxLength: 4096, hidden: true };
+
 const CHANNELS = (n: number, label: (i: number) => string, options: Record<string, string>) =>
   Array.from({ length: n }, (_, i) => enumField(`f${50 + i}`, label(i + 1), options, true, 1));
 
@@ -115,6 +118,8 @@ interface Entry {
   reportSeconds?: number;
   sleeps?: boolean;
   actions?: DeviceAction[];
+  /** keeps a week program in memory, written to this field (see DeviceTypeDef.programField) */
+  programField?: string;
 }
 
 const WIRED = { heartbeatSeconds: 600, reportSeconds: 30 };
@@ -144,8 +149,9 @@ const ENTRIES: Record<string, Entry> = {
   },
   device20020: {
     category: 'thermostat', projectTypes: ['PT1011', 'PT1012', 'PT1014'], ...WIRED,
-    fields: [T.f00, { ...T.f01, initial: 3 }, T.f03, T.f04, T.f05, T.f06, T.f08, T.f10, T.f12, T.f13, T.f18, T.f28, T.f29, T.f45],
+    fields: [T.f00, { ...T.f01, initial: 3 }, T.f03, T.f04, T.f05, T.f06, T.f08, T.f10, T.f12, T.f13, T.f18, T.f28, T.f29, T.f45, PROGRAM_FIELD],
     listFields: ['f00', 'f01', 'f03', 'f04', 'f08', 'f06', 'f10'],
+    programField: PROGRAM_FIELD.code,
   },
   device20030: {
     category: 'billingThermostat', projectTypes: ['PT2010', 'PT2016', 'PT2014'], ...WIRED,
@@ -340,6 +346,7 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = Object.entries(ENTRIES).ma
     fields: e.fields,
     listFields: e.listFields,
     actions: e.actions ?? COMMON_ACTIONS,
+    programField: e.programField ?? null,
   };
 });
 
@@ -506,7 +513,8 @@ export function validateFieldWrite(type: string | DeviceTypeDef, code: string, r
     }
     default: {
       const s = String(text ?? '');
-      if (s.length > 64) return { ok: false, message: `「${field.label}」最多 64 个字符` };
+      const max = field.maxLength ?? 64;
+      if (s.length > max) return { ok: false, message: `「${field.label}」最多 ${max} 个字符` };
       return { ok: true, field, value: s };
     }
   }

@@ -35,6 +35,10 @@ export interface FieldDef {
   sim: FieldSim;
   /** fields of the device holding its own current bounds (a thermostat's f12/f13), which narrow min/max for writes */
   limits?: { min?: string; max?: string };
+  /** text fields: the longest accepted value (64 unless set) */
+  maxLength?: number;
+  /** not a control of its own: written by a feature (a week program kept in memory), never from the control drawer */
+  hidden?: boolean;
 }
 
 export type DeviceCategory =
@@ -70,6 +74,11 @@ export interface DeviceTypeDef {
   listFields: string[];
   /** operations besides field writes that the device accepts (spec's operation/{id}?eventType) */
   actions: DeviceAction[];
+  /**
+   * The device keeps a week program in its own memory (memoryScheduledTask): programs are pushed to it as one write
+   * of `programField` and it reports the program back; the server does not execute the slots itself.
+   */
+  programField: string | null;
 }
 
 /** Operations sent as commands without a field write (spec §7.3 refreshdevice, operation/{id}?eventType). */

@@ -12,3 +12,4 @@ export * from './admin.ts';
 export * from './system.ts';
 export * from './service-monitor.ts';
 export * from './monitoring.ts';
+export * from './automation.ts';

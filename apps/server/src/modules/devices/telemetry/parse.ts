@@ -65,7 +65,7 @@ function toPoint(field: FieldDef, code: string, raw: unknown): Point | RefusedFi
     return t === null ? null : { code, num: null, txt: formatTime(t) };
   }
   if (field.kind === 'text') {
-    return typeof value === 'string' && value.length <= 64 ? { code, num: null, txt: value } : null;
+    return typeof value === 'string' && value.length <= (field.maxLength ?? 64) ? { code, num: null, txt: value } : null;
   }
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(n)) return null;

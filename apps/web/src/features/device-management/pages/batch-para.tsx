@@ -75,12 +75,12 @@ export default function BatchPara() {
   }, [answer]);
 
   const def = deviceType ? DEVICE_TYPE_BY_CODE.get(deviceType) : undefined;
-  const writable = useMemo(() => def?.fields.filter((f) => f.writable) ?? [], [def]);
+  const writable = useMemo(() => def?.fields.filter((f) => f.writable && !f.hidden) ?? [], [def]);
   const field = writable.find((f) => f.code === fieldCode);
   const limitsFrom = useMemo(() => picked.map((d) => d.fields), [picked]);
   const check = field ? checkFieldValue(def!, field, value, limitsFrom) : null;
   const typeOptions = (types.data ?? [])
-    .filter((t) => t.total > 0 && DEVICE_TYPE_BY_CODE.get(t.code)?.fields.some((f) => f.writable))
+    .filter((t) => t.total > 0 && DEVICE_TYPE_BY_CODE.get(t.code)?.fields.some((f) => f.writable && !f.hidden))
     .map((t) => ({ value: t.code, label: `${t.name}（${t.total} 台）` }));
 
   const follow = useMutation({

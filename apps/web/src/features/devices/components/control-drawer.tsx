@@ -42,7 +42,7 @@ export function ControlDrawer({ deviceId, onClose }: { deviceId: number | null; 
     add(res.command);
   };
 
-  const writable = def?.fields.filter((f) => f.writable) ?? [];
+  const writable = def?.fields.filter((f) => f.writable && !f.hidden) ?? [];
   const current = (f: FieldDef) => <span data-testid={`current-${f.code}`}>{fieldDisplay(def!, f.code, device!.fields[f.code])}</span>;
   return (
     <AppDrawer open={deviceId !== null} onClose={onClose} size={mobile ? '100%' : 600} destroyOnHidden styles={mobile ? { body: { padding: 12 } } : undefined}
