@@ -55,11 +55,12 @@ function toTree(nodes: AreaTreeNode[]): { value: number; title: string; children
 }
 
 /** Buildings, floors and rooms of the project (a building covers every device under it). */
-export function AreaSelect({ value = [], onChange, projectId }: IdsControl) {
+export function AreaSelect({ value = [], onChange, projectId, single }: IdsControl & { single?: boolean }) {
   const tree = useAreaTree(projectId);
   return (
-    <TreeSelect multiple allowClear treeDefaultExpandAll={false} placeholder="选择楼栋 / 楼层 / 房间" loading={tree.isLoading} value={value}
-      onChange={(ids: Ids) => onChange?.(ids)} data-testid="target-areas" showSearch treeNodeFilterProp="title"
+    <TreeSelect multiple={!single} allowClear treeDefaultExpandAll={false} placeholder={single ? '选择房间' : '选择楼栋 / 楼层 / 房间'} loading={tree.isLoading}
+      value={single ? value[0] : value} onChange={(v: Ids | number | undefined) => onChange?.(Array.isArray(v) ? v : v === undefined || v === null ? [] : [v])}
+      data-testid="target-areas" showSearch treeNodeFilterProp="title"
       treeData={toTree(tree.data?.[0]?.children ?? [])} />
   );
 }

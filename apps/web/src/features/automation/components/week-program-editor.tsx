@@ -8,12 +8,39 @@ import { dayjs } from '../../../lib/time';
 import { MAX_SLOTS_PER_DAY, WEEKDAYS, copyDay, nextSlot, sortSlots, validateWeek, type SlotDraft, type WeekDraft } from '../week-model';
 import { WeekTimeline } from './week-timeline';
 
+/**
+ * The fields one slot (or one task) writes: a FieldInput per chosen field, × to drop it, + 添加参数 for the others.
+ */
+export function WritesEditor({ def, fields, value, onChange, disabled }: {
+  def: DeviceTypeDef; fields: FieldDef[]; value: Record<string, FieldValue>; disabled?: boolean; onChange(v: Record<string, FieldValue>): void;
+}) {
+  const unused = fields.filter((f) => !(f.code in value));
+  const drop = (code: string) => onChange(Object.fromEntries(Object.entries(value).filter(([c]) => c !== code)));
+  return (
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: '8px 24px' }}>
+      {fields.filter((f) => f.code in value).map((f) => (
+        <div key={f.code} style={{ display: 'flex', alignItems: 'flex-start', gap: 6 }}>
+          <Typography.Text style={{ lineHeight: '24px', minWidth: 56 }}>{f.label}</Typography.Text>
+          <FieldInput def={def} field={f} size="small" width={130} value={value[f.code]} testId={`write-${f.code}`}
+            onChange={(v) => onChange({ ...value, [f.code]: v as FieldValue })} />
+          {!disabled && <Button type="text" size="small" aria-label={`移除${f.label}`} onClick={() => drop(f.code)}>×</Button>}
+        </div>
+      ))}
+      {!disabled && unused.length > 0 && (
+        <Select size="small" style={{ width: 140 }} placeholder="+ 添加参数" value={null} data-testid="add-field"
+          options={unused.map((f) => ({ value: f.code, label: f.label }))}
+          onChange={(code: string) => onChange({ ...value, [code]: fields.find((f) => f.code === code)!.initial })} />
+      )}
+    </div>
+  );
+}
+
 /** Fields a program sets first (when the type has them): power, mode, set temperature, fan speed. */
 const PREFERRED = ['f00', 'f01', 'f04', 'f02'];
 
 export function programFields(def: DeviceTypeDef): FieldDef[] {
   // hidden fields (a memory thermostat's stored program) are written by the server only
-  const writable = def.fields.filter((f) => f.writable && !(f as FieldDef & { hidden?: boolean }).hidden);
+  const writable = def.fields.filter((f) => f.writable && !f.hidden);
   return [...writable.filter((f) => PREFERRED.includes(f.code)).sort((a, b) => PREFERRED.indexOf(a.code) - PREFERRED.indexOf(b.code)),
     ...writable.filter((f) => !PREFERRED.includes(f.code))];
 }
@@ -59,13 +86,6 @@ function SlotCard({ def, fields, slot, index, problems, disabled, onChange, onRe
   def: DeviceTypeDef; fields: FieldDef[]; slot: SlotDraft; index: number; problems: string[]; disabled?: boolean;
   onChange(s: SlotDraft): void; onRemove(): void;
 }) {
-  const unused = fields.filter((f) => !(f.code in slot.writes));
-  const setWrite = (code: string, v: FieldValue | undefined) => onChange({ ...slot, writes: { ...slot.writes, [code]: v as FieldValue } });
-  const dropWrite = (code: string) => {
-    const { [code]: _drop, ...rest } = slot.writes;
-    void _drop;
-    onChange({ ...slot, writes: rest });
-  };
   return (
     <Card size="small" data-testid={`slot-${index}`} style={{ borderColor: problems.length ? '#ff4d4f' : undefined }}
       title={(
@@ -79,28 +99,10 @@ function SlotCard({ def, fields, slot, index, problems, disabled, onChange, onRe
       )}
       extra={!disabled && <Button type="text" size="small" danger icon={<DeleteOutlined />} onClick={onRemove} aria-label="删除时段">删除</Button>}
     >
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '8px 24px' }}>
-        {fields.filter((f) => f.code in slot.writes).map((f) => (
-          <div key={f.code} style={{ display: 'flex', alignItems: 'flex-start', gap: 6 }}>
-            <Typography.Text style={{ lineHeight: '24px', minWidth: 56 }}>{f.label}</Typography.Text>
-            <FieldInput def={def} field={f} size="small" width={130} value={slot.writes[f.code]} onChange={(v) => setWrite(f.code, v)} testId={`write-${f.code}`} />
-            {!disabled && <Button type="text" size="small" aria-label={`移除${f.label}`} onClick={() => dropWrite(f.code)}>×</Button>}
-          </div>
-        ))}
-        {!disabled && unused.length > 0 && (
-          <Select size="small" style={{ width: 140 }} placeholder="+ 添加参数" value={null} data-testid="add-field"
-            options={unused.map((f) => ({ value: f.code, label: f.label }))}
-            onChange={(code: string) => setWrite(code, fieldsInitial(fields, code))} />
-        )}
-      </div>
+      <WritesEditor def={def} fields={fields} value={slot.writes} disabled={disabled} onChange={(writes) => onChange({ ...slot, writes })} />
       {problems.map((p) => <Typography.Text key={p} type="danger" style={{ display: 'block', fontSize: 12 }}>{p}</Typography.Text>)}
     </Card>
   );
-}
-
-function fieldsInitial(fields: FieldDef[], code: string): FieldValue {
-  const f = fields.find((x) => x.code === code)!;
-  return f.initial;
 }
 
 /**
