@@ -8,6 +8,20 @@ import { deviceTypeCode } from './device.ts';
  * Automation (spec §2.5 /device deviceprogram, task, scheduledTask, memoryScheduledTask, strategicsTask, holidayTask,
  * overtimePool_n; /businessSys thermostatprogram, programscheme; §7.3 weekprogram/*): week programs, program schemes,
  * tasks of every kind, their runs with per-device outcomes, and the overtime pool. Calendar logic in Asia/Shanghai.
+ *
+ * Endpoints (all under /api/v1; lists answer { total, rows } with pageNo/pageSize):
+ *   weekprogram        GET ?projectId&deviceType&keyword → WeekProgramRow · POST weekprogram/ (or weekprogram) weekProgramBody → { id }
+ *                      PUT weekprogram/{id} · POST weekprogram/delete idsBody · POST weekprogram/executetask/{id} → TaskRunRow (runs it now;
+ *                      a memory type gets the program pushed) · GET weekprogram/listbyarea/{areaId} and listbydevice/{deviceId} → WeekProgramRow[]
+ *                      GET weekprogram/{id}/runs → TaskRunRow · POST weekprogram/run/{runId}/retry retryBody → TaskRunRow
+ *   programscheme      GET ?projectId&deviceType&keyword → ProgramSchemeRow · POST programSchemeBody → { id } · PUT programscheme/{id}
+ *                      POST programscheme/delete idsBody
+ *   task               GET ?projectId&kind&keyword → TaskRow · POST taskBody → { id } · PUT task/{id} · POST task/delete idsBody
+ *                      POST task/{id}/enable enableBody · POST task/{id}/execute → TaskRunRow · GET task/{id}/runs → TaskRunRow
+ *                      POST task/run/{runId}/retry retryBody → TaskRunRow (only the failed devices of that run)
+ *   overtimepool       GET ?projectId&month → OvertimePoolRow · POST overtimePoolBody → { id } · PUT overtimepool/{id} · POST overtimepool/delete
+ * Access: weekprogram → thermostatprogram codes; programscheme → programscheme codes; a task → the codes of its kind's
+ * menu (TASK_KIND_MENUS: view, btn_add, btn_edit, btn_del); overtimepool → overtimePool_n (view, btn_edit).
  */
 
 // ───────────────────────────────────────────────────────────────────────────── labels

@@ -79,7 +79,7 @@ const TREE: GroupSpec[] = [
       ['jffa2020x1', '计费方案设置', CRUD, { param: ':projectId?' }],
       ['equipmentBilling_n', '设备计费', CRUD],
       ['addDevicePlan_n', '添加设备方案', CRUD, { hidden: true }],
-      ['overtimePool_n', '超时池', REPORT],
+      ['overtimePool_n', '超时池', [...REPORT, 'btn_edit']],
       ['batchpara', '批量参数设置', ['view', 'control']],
       ['ag2410chargedata', 'AG2410 计费数据', REPORT, { param: ':projectId?' }],
       ['deviceoperationlog', '设备操作日志', REPORT],
