@@ -13,13 +13,14 @@ export const automationApi = {
   program: (id: number) => http.get<WeekProgramRow>(`${P}/${id}`),
   createProgram: (body: WeekProgramBody) => http.post<{ id: number }>(`${P}/`, body),
   updateProgram: (id: number, body: WeekProgramBody) => http.put<{ id: number }>(`${P}/${id}`, body),
-  enableProgram: (id: number, enabled: boolean) => http.post<{ id: number }>(`${P}/${id}/enable`, { enabled }),
   removePrograms: (ids: number[]) => http.post<{ deleted: number }>(`${P}/delete`, { ids }),
   /** runs the program now: the slot in force right now is sent (memory types: the program is pushed) */
-  executeProgram: (id: number) => http.post<{ runId: number }>(`${P}/executetask/${id}`),
+  executeProgram: (id: number) => http.post<TaskRunRow>(`${P}/executetask/${id}`),
   programsByArea: (areaId: number) => http.get<WeekProgramRow[]>(`${P}/listbyarea/${areaId}`),
   programsByDevice: (deviceId: number) => http.get<WeekProgramRow[]>(`${P}/listbydevice/${deviceId}`),
   programRuns: (id: number, q: ListParams) => http.get<Page<TaskRunRow>>(`${P}/${id}/runs`, q),
+  /** re-sends the failed (rejected / expired) commands of a run to those devices only (a new run) */
+  retryRun: (owner: 'task' | 'program', runId: number) => http.post<TaskRunRow>(`${owner === 'task' ? '/api/v1/task' : P}/run/${runId}/retry`, {}),
 
   schemes: (q: ListParams) => http.get<Page<ProgramSchemeRow>>('/api/v1/programscheme', q),
   createScheme: (body: ProgramSchemeBody) => http.post<{ id: number }>('/api/v1/programscheme', body),
@@ -31,22 +32,16 @@ export const automationApi = {
   updateTask: (id: number, body: TaskBody) => http.put<{ id: number }>(`/api/v1/task/${id}`, body),
   enableTask: (id: number, enabled: boolean) => http.post<{ id: number }>(`/api/v1/task/${id}/enable`, { enabled }),
   removeTasks: (ids: number[]) => http.post<{ deleted: number }>('/api/v1/task/delete', { ids }),
-  executeTask: (id: number) => http.post<{ runId: number }>(`/api/v1/task/${id}/execute`),
+  executeTask: (id: number) => http.post<TaskRunRow>(`/api/v1/task/${id}/execute`),
   taskRuns: (id: number, q: ListParams) => http.get<Page<TaskRunRow>>(`/api/v1/task/${id}/runs`, q),
-  /** re-sends the failed (rejected / expired) commands of a run to those devices only */
-  retryRun: (runId: number) => http.post<{ runId: number }>(`/api/v1/task/run/${runId}/retry`, {}),
 
   overtime: (q: ListParams) => http.get<Page<OvertimePoolRow>>('/api/v1/overtimepool', q),
   saveOvertime: (body: OvertimePoolBody, id?: number) => (id ? http.put<{ id: number }>(`/api/v1/overtimepool/${id}`, body) : http.post<{ id: number }>('/api/v1/overtimepool', body)),
   removeOvertime: (ids: number[]) => http.post<{ deleted: number }>('/api/v1/overtimepool/delete', { ids }),
 };
 
-/** Export endpoints (GET, the list's filters). */
-export const automationExports = {
-  programs: `${P}/export`,
-  tasks: '/api/v1/task/export',
-  overtime: '/api/v1/overtimepool/export',
-};
+/** The element codes the server checks: every week program endpoint takes 温控器编程's, whichever screen calls it. */
+export const PROGRAM_MENU = 'thermostatprogram';
 
 /** Query keys of the automation screens, one per resource. */
 export const automationKeys = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
 import {
-  copyDay, decodeProgram, emptyWeek, nextSlot, segmentColor, segmentLabel, slotsOf, sortSlots, validateWeek, weekOf, weekSegments, type WeekDraft,
+  copyDay, decodeProgram, emptyWeek, inForce, sameProgram, nextSlot, segmentColor, segmentLabel, slotsOf, sortSlots, validateWeek, weekOf, weekSegments, type WeekDraft,
 } from './week-model';
 
 const def = DEVICE_TYPE_BY_CODE.get('device20020')!;
@@ -116,5 +116,24 @@ describe('week program ↔ API slots', () => {
     expect(decodeProgram('')).toBeNull();
     expect(decodeProgram('garbage')).toBeNull();
     expect(decodeProgram(42)).toBeNull();
+  });
+});
+
+describe('what a program holds now, and what a memory device reports', () => {
+  const slots = [
+    { weekday: 1, at: '07:00', writes: [{ fieldCode: 'f00', value: 1 }, { fieldCode: 'f04', value: 22 }] },
+    { weekday: 1, at: '22:00', writes: [{ fieldCode: 'f00', value: 0 }] },
+  ];
+  it('Monday 06:59 is still the week\'s end (off); 07:00 is 22 °C from 07:00; Tuesday noon carries Monday night', () => {
+    expect(inForce(slots, 0, 419)).toEqual({ from: 0, state: { f00: 0, f04: 22 } });
+    expect(inForce(slots, 0, 420)).toEqual({ from: 420, state: { f00: 1, f04: 22 } });
+    expect(inForce(slots, 1, 720)).toEqual({ from: 0, state: { f00: 0, f04: 22 } });
+    expect(inForce([], 3, 600)).toBeNull();
+  });
+
+  it('compares the reported text with the program: order of fields and number formatting do not matter', () => {
+    expect(sameProgram('H=weekend;1 07:00 f04=22,f00=1;1 22:00 f00=0', slots)).toBe('same');
+    expect(sameProgram('H=weekend;1 07:00 f00=1,f04=21;1 22:00 f00=0', slots)).toBe('different');
+    expect(sameProgram(undefined, slots)).toBe('none');
   });
 });

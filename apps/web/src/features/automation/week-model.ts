@@ -191,3 +191,17 @@ export function segmentColor(state: Record<string, FieldValue>): string {
   const hue = Math.round(210 - 210 * x); // 210 blue → 0 red
   return `hsl(${hue}, 70%, 62%)`;
 }
+
+/** What a program holds at a minute of a weekday (0 = Monday): the segment containing it; null when nothing is set. */
+export function inForce(slots: readonly ApiSlot[], day: number, minute: number): { from: number; state: Record<string, FieldValue> } | null {
+  const seg = weekSegments(weekOf(slots))[day]?.find((s) => minute >= s.from && minute < s.to);
+  return seg && Object.keys(seg.state).length ? { from: seg.from, state: seg.state } : null;
+}
+
+/** Whether the program a memory device reports back is the one pushed (same slots, same values). */
+export function sameProgram(reported: unknown, slots: readonly ApiSlot[]): 'same' | 'different' | 'none' {
+  const decoded = decodeProgram(reported);
+  if (!decoded) return 'none';
+  const norm = (list: ApiSlot[]) => JSON.stringify(list.map((x) => ({ ...x, writes: x.writes.map((w) => [w.fieldCode, String(w.value)]).sort() })));
+  return norm(slotsOf(decoded.week)) === norm(slotsOf(weekOf(slots))) ? 'same' : 'different';
+}

@@ -57,7 +57,7 @@ export function RunHistoryDrawer({ owner, id, title, deviceType, menuCode, onClo
 }) {
   const qc = useQueryClient();
   const retry = useMutation({
-    mutationFn: (runId: number) => automationApi.retryRun(runId),
+    mutationFn: (runId: number) => automationApi.retryRun(owner, runId),
     onSuccess: () => {
       toastSuccess('已重新下发到失败的设备');
       if (id !== null) void qc.invalidateQueries({ queryKey: automationKeys.runs(owner, id) });

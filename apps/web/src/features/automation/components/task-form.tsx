@@ -2,10 +2,10 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Checkbox, Col, DatePicker, Form, Input, InputNumber, Radio, Row, Select, Switch, TimePicker, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  MISSED_POLICIES, PERIODIC_EVERY, STRATEGY_OPERATORS, STRATEGY_SOURCES, TASK_KINDS, WEEKDAY_LABELS, describeRule, periodicRule,
-  type MissedPolicy, type PeriodicEvery, type PeriodicRule, type StrategyOperator, type StrategySource, type TaskBody, type TaskKind, type TaskRow,
+  MISSED_POLICIES, PERIODIC_EVERY, STRATEGY_OPERATORS, STRATEGY_SOURCES, TASK_KINDS, WEEKDAY_LABELS, describeRule,
+  type MissedPolicy, type PeriodicEvery, type StrategyOperator, type StrategySource, type TaskBody, type TaskKind, type TaskRow,
 } from '@kelvin/contracts/automation';
-import { DEVICE_TYPE_BY_CODE, fieldDisplay, fieldOf } from '@kelvin/contracts/device-registry';
+import { DEVICE_TYPE_BY_CODE, fieldOf } from '@kelvin/contracts/device-registry';
 import type { FieldValue } from '@kelvin/contracts/device';
 import { toastError, toastSuccess } from '../../../lib/feedback';
 import { dayjs } from '../../../lib/time';
@@ -13,6 +13,7 @@ import { AppModal, PreventClickButton } from '../../../lib/ui';
 import { useDeviceDetail } from '../../devices';
 import { automationApi, automationKeys } from '../api';
 import { useProgrammableTypes } from './program-form';
+import { ruleOf, strategyText } from '../task-model';
 import { AreaSelect, DeviceSelect, GroupSelect } from './targets';
 import { WritesEditor, defaultWrites, programFields } from './week-program-editor';
 import type { Dayjs } from 'dayjs';
@@ -48,26 +49,6 @@ interface TaskValues {
 
 const hm = (d: Dayjs | null | undefined) => (d ? d.format('HH:mm') : '');
 const atOf = (s: string | null | undefined) => (s ? dayjs(s, 'HH:mm') : null);
-
-/** The periodic rule the form describes, or null while incomplete or invalid. */
-export function ruleOf(v: Pick<TaskValues, 'every' | 'at' | 'weekdays' | 'days' | 'cron'>): PeriodicRule | null {
-  const at = hm(v.at);
-  const raw = v.every === 'daily' ? { every: 'daily', at }
-    : v.every === 'weekly' ? { every: 'weekly', weekdays: v.weekdays ?? [], at }
-      : v.every === 'monthly' ? { every: 'monthly', days: v.days ?? [], at }
-        : { every: 'cron', cron: v.cron ?? '' };
-  const r = periodicRule.safeParse(raw);
-  return r.success ? r.data : null;
-}
-
-/** The Chinese sentence of a strategy: 当 室内温度 低于 16 °C 持续 20 分钟 → 写入 …；冷却 30 分钟. */
-export function strategyText(deviceType: string | undefined, fieldCode: string | undefined, operator: StrategyOperator | undefined, threshold: number | undefined, forMinutes: number | undefined, cooldown: number | undefined, source: StrategySource = 'device'): string {
-  if (!fieldCode || !operator || threshold === undefined || threshold === null) return '';
-  const field = deviceType ? fieldOf(deviceType, fieldCode) : undefined;
-  const value = deviceType && field ? fieldDisplay(deviceType, fieldCode, threshold) : String(threshold);
-  const who = source === 'sensor' ? '传感器的' : '设备的';
-  return `当${who}${field?.label ?? fieldCode}${STRATEGY_OPERATORS[operator]} ${value}${forMinutes ? ` 持续 ${forMinutes} 分钟` : ''}时执行${cooldown ? `，之后 ${cooldown} 分钟内不重复触发` : ''}`;
-}
 
 /**
  * The dialog of one task of any kind: name, device type and targets, the fields to write, and what starts it —

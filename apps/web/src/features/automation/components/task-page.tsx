@@ -8,7 +8,7 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { automationApi, automationExports, automationKeys } from '../api';
+import { automationApi, automationKeys } from '../api';
 import { RunHistoryDrawer, writeText } from './run-history';
 import { TaskFormModal } from './task-form';
 
@@ -75,8 +75,6 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
           { name: 'keyword', label: '任务名称', placeholder: '输入名称' },
           { name: 'enabled', label: '状态', kind: 'select', width: 120, options: [{ value: '1', label: '启用' }, { value: '0', label: '停用' }] },
         ]}
-        exportUrl={automationExports.tasks}
-        exportCode={`${menu}:export`}
         toolbar={<Can code={`${menu}:btn_add`}><Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>新增</Button></Can>}
         columns={[
           { title: '任务名称', dataIndex: 'name', width: 180 },

@@ -12,15 +12,7 @@ import { deviceApi, deviceKeys, useLiveDevices } from '../../devices';
 import { automationApi, automationKeys } from '../api';
 import { TaskPage } from '../components/task-page';
 import { WeekTimeline } from '../components/week-timeline';
-import { decodeProgram, slotsOf, weekOf } from '../week-model';
-
-/** Whether a device's reported program is the week program (same slots, same values). */
-export function sameProgram(reported: unknown, program: WeekProgramRow): 'same' | 'different' | 'none' {
-  const decoded = decodeProgram(reported);
-  if (!decoded) return 'none';
-  const norm = (s: ReturnType<typeof slotsOf>) => JSON.stringify(s.map((x) => ({ ...x, writes: x.writes.map((w) => ({ fieldCode: w.fieldCode, value: Number(w.value) })) })));
-  return norm(slotsOf(decoded.week)) === norm(slotsOf(weekOf(program.slots))) ? 'same' : 'different';
-}
+import { decodeProgram, sameProgram } from '../week-model';
 
 /** The devices of a memory task's type and the program each reports back, against the program pushed. */
 function ReportedPrograms({ projectId, task, program, onClose }: { projectId: number; task: TaskRow | null; program: WeekProgramRow | undefined; onClose(): void }) {
@@ -54,7 +46,7 @@ function ReportedPrograms({ projectId, task, program, onClose }: { projectId: nu
               { title: '在线', key: 'online', width: 80, render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} /> },
               {
                 title: '设备中的程序', key: 'program', width: 140, render: (_, d) => {
-                  const s = sameProgram(d.fields[field], program);
+                  const s = sameProgram(d.fields[field], program.slots);
                   return s === 'same' ? <Tag color="green">与下发一致</Tag> : s === 'different' ? <Tag color="orange">与下发不同</Tag> : <Tag>未回报</Tag>;
                 },
               },

@@ -14,13 +14,13 @@ import { useChart } from '../../../components/use-chart';
 import { toastSuccess } from '../../../lib/feedback';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { automationApi, automationExports, automationKeys } from '../api';
+import { automationApi, automationKeys } from '../api';
 import { AreaSelect } from '../components/targets';
 
 echarts.use([BarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
-/** Who may change approved hours (the screen's element codes are view / export: editing is 编程设置's right). */
-export const POOL_EDIT_CODE = 'deviceprogram:btn_edit';
+/** Who may change approved hours. */
+const POOL_EDIT_CODE = 'overtimePool_n:btn_edit';
 
 /** Hours used and left per room, stacked: the pool's size is the bar's length, over-use shows in red. */
 function PoolChart({ rows }: { rows: OvertimePoolRow[] }) {
@@ -104,8 +104,6 @@ export default function OvertimePoolPage() {
         fetchPage={automationApi.overtime}
         params={{ projectId, month }}
         rowKey="id"
-        exportUrl={automationExports.overtime}
-        exportCode="overtimePool_n:export"
         toolbar={<Can code={POOL_EDIT_CODE}><Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>新增</Button></Can>}
         columns={[
           { title: '房间', dataIndex: 'areaName', width: 160 },

@@ -9,7 +9,7 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { automationApi, automationKeys } from '../api';
+import { PROGRAM_MENU, automationApi, automationKeys } from '../api';
 import { ProgramFormModal, type ProgramTarget } from '../components/program-form';
 import { WeekTimeline } from '../components/week-timeline';
 import { weekOf } from '../week-model';
@@ -57,7 +57,7 @@ export default function ProgramSchemesPage() {
             title: '操作', key: 'op', width: 200, fixed: 'right', render: (_, s) => (
               <Space size={0}>
                 <Can code="programscheme:btn_edit"><Button type="link" size="small" onClick={() => setEditing({ kind: 'scheme', row: s })}>编辑</Button></Can>
-                <Can code="programscheme:btn_add"><Button type="link" size="small" onClick={() => setEditing({ kind: 'program', row: null, from: s })}>应用到…</Button></Can>
+                <Can code={`${PROGRAM_MENU}:btn_add`}><Button type="link" size="small" onClick={() => setEditing({ kind: 'program', row: null, from: s })}>应用到…</Button></Can>
                 <Can code="programscheme:btn_del">
                   <Popconfirm title={`确定删除方案「${s.name}」？`} description="由它新建的周程序不受影响" onConfirm={() => remove.mutate(s.id)}>
                     <Button type="link" size="small" danger>删除</Button>

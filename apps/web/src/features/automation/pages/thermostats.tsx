@@ -11,15 +11,7 @@ import { PageContainer, useProjectId } from '../../../components/page';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceTypes, useLiveDevices } from '../../devices';
 import { automationApi, automationKeys } from '../api';
-import { segmentLabel, weekOf, weekSegments } from '../week-model';
-
-/** What a program holds right now: the segment of today containing this minute. */
-export function inForce(p: Pick<WeekProgramRow, 'slots'>, at: dayjs.Dayjs): { from: number; state: Record<string, string | number> } | null {
-  const day = (at.day() + 6) % 7;
-  const minute = at.hour() * 60 + at.minute();
-  const seg = weekSegments(weekOf(p.slots))[day]?.find((s) => minute >= s.from && minute < s.to);
-  return seg && Object.keys(seg.state).length ? { from: seg.from, state: seg.state } : null;
-}
+import { inForce, segmentLabel } from '../week-model';
 
 /** The programs that apply to a device, and the setting in force now (asked per row, cached per device). */
 function AppliedProgram({ device }: { device: DeviceRow }) {
@@ -31,7 +23,8 @@ function AppliedProgram({ device }: { device: DeviceRow }) {
   return (
     <Space direction="vertical" size={0}>
       {list.map((p) => {
-        const now = inForce(p, dayjs());
+        const t = dayjs();
+        const now = inForce(p.slots, (t.day() + 6) % 7, t.hour() * 60 + t.minute());
         return (
           <Tooltip key={p.id} title={p.description.join('\n') || '无时段'}>
             <span data-testid="applied-program">

@@ -3,14 +3,14 @@ import { Button, Card, Empty, Popconfirm, Space, Spin, Switch, Tabs, Tag, Typogr
 import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WeekProgramRow } from '@kelvin/contracts/automation';
+import type { WeekProgramBody, WeekProgramRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { toastSuccess } from '../../../lib/feedback';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
-import { automationApi, automationExports, automationKeys } from '../api';
+import { PROGRAM_MENU, automationApi, automationKeys } from '../api';
 import { ProgramFormModal, useProgrammableTypes, type ProgramTarget } from '../components/program-form';
 import { RunHistoryDrawer } from '../components/run-history';
 import { AreaSelect, DeviceSelect } from '../components/targets';
@@ -22,6 +22,14 @@ const today = () => (dayjs().day() + 6) % 7;
 function ProgramTimeline({ p, compact }: { p: WeekProgramRow; compact?: boolean }) {
   const def = DEVICE_TYPE_BY_CODE.get(p.deviceType);
   return def ? <WeekTimeline def={def} week={weekOf(p.slots)} today={today()} compact={compact} /> : null;
+}
+
+/** The body that saves a program as it is (the enable switch changes one field of it). */
+function programBodyOf(p: WeekProgramRow): WeekProgramBody {
+  return {
+    projectId: p.projectId, name: p.name, deviceType: p.deviceType, slots: p.slots, holidayRule: p.holidayRule, deviceIds: p.deviceIds,
+    groupIds: p.groupIds, areaIds: p.areaIds, schemeId: p.schemeId, missedPolicy: p.missedPolicy, enabled: p.enabled,
+  };
 }
 
 function targetsText(p: WeekProgramRow): string {
@@ -70,8 +78,7 @@ function AppliedPrograms({ projectId }: { projectId: number }) {
  */
 export default function WeekProgramsPage() {
   const { pathname } = useLocation();
-  const menu = pathname.includes('/thermostatprogram') ? 'thermostatprogram' : 'deviceprogram';
-  const thermostatsOnly = menu === 'thermostatprogram';
+  const thermostatsOnly = pathname.includes('/thermostatprogram');
   const title = thermostatsOnly ? '温控器编程' : '编程设置';
   const projectId = useProjectId();
   const qc = useQueryClient();
@@ -80,7 +87,7 @@ export default function WeekProgramsPage() {
   const [history, setHistory] = useState<WeekProgramRow | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: automationKeys.all });
   const toggle = useMutation({
-    mutationFn: (p: WeekProgramRow) => automationApi.enableProgram(p.id, !p.enabled),
+    mutationFn: (p: WeekProgramRow) => automationApi.updateProgram(p.id, { ...programBodyOf(p), enabled: !p.enabled }),
     onSuccess: (_r, p) => {
       toastSuccess(p.enabled ? '已停用' : '已启用');
       void refresh();
@@ -112,9 +119,7 @@ export default function WeekProgramsPage() {
         { name: 'keyword', label: '程序名称', placeholder: '输入名称' },
         { name: 'deviceType', label: '设备类型', kind: 'select', width: 160, options: types.list.map((t) => ({ value: t.code, label: t.name })) },
       ]}
-      exportUrl={automationExports.programs}
-      exportCode={`${menu}:export`}
-      toolbar={<Can code={`${menu}:btn_add`}><Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ kind: 'program', row: null })}>新增</Button></Can>}
+      toolbar={<Can code={`${PROGRAM_MENU}:btn_add`}><Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ kind: 'program', row: null })}>新增</Button></Can>}
       expandable={{ expandedRowRender: (p) => <div style={{ maxWidth: 900 }}><ProgramTimeline p={p} /></div> }}
       columns={[
         { title: '程序名称', dataIndex: 'name', width: 180, render: (v: string, p) => <span>{v}{p.memory && <><br /><Tag color="purple">设备内存执行</Tag></>}</span> },
@@ -126,7 +131,7 @@ export default function WeekProgramsPage() {
         {
           title: '启用', dataIndex: 'enabled', width: 70,
           render: (_, p) => (
-            <Can code={`${menu}:btn_edit`} fallback={p.enabled ? '是' : '否'}>
+            <Can code={`${PROGRAM_MENU}:btn_edit`} fallback={p.enabled ? '是' : '否'}>
               <Switch size="small" checked={p.enabled} loading={toggle.isPending && toggle.variables?.id === p.id} onChange={() => toggle.mutate(p)} aria-label="启用" />
             </Can>
           ),
@@ -135,14 +140,14 @@ export default function WeekProgramsPage() {
         {
           title: '操作', key: 'op', width: 250, fixed: 'right', render: (_, p) => (
             <Space size={0} wrap>
-              <Can code={`${menu}:btn_edit`}>
+              <Can code={`${PROGRAM_MENU}:btn_edit`}>
                 <Button type="link" size="small" onClick={() => setEditing({ kind: 'program', row: p })}>编辑</Button>
                 <Popconfirm title={`现在执行「${p.name}」？`} description={p.memory ? '把程序整体下发到设备' : '按当前时刻生效的时段向设备下发'} onConfirm={() => execute.mutate(p)}>
                   <Button type="link" size="small" icon={<PlayCircleOutlined />}>立即执行</Button>
                 </Popconfirm>
               </Can>
               <Button type="link" size="small" onClick={() => setHistory(p)}>执行记录</Button>
-              <Can code={`${menu}:btn_del`}>
+              <Can code={`${PROGRAM_MENU}:btn_del`}>
                 <Popconfirm title={`确定删除周程序「${p.name}」？`} description="设备保持当前状态，不再按此程序执行" onConfirm={() => remove.mutate(p.id)}>
                   <Button type="link" size="small" danger>删除</Button>
                 </Popconfirm>
@@ -161,7 +166,7 @@ export default function WeekProgramsPage() {
         { key: 'applied', label: '按设备 / 区域查看', children: <AppliedPrograms projectId={projectId} /> },
       ]} />
       <ProgramFormModal projectId={projectId} target={editing} thermostatsOnly={thermostatsOnly} onClose={() => setEditing(null)} />
-      <RunHistoryDrawer owner="program" id={history?.id ?? null} title={history?.name ?? ''} deviceType={history?.deviceType ?? null} menuCode={menu} onClose={() => setHistory(null)} />
+      <RunHistoryDrawer owner="program" id={history?.id ?? null} title={history?.name ?? ''} deviceType={history?.deviceType ?? null} menuCode={PROGRAM_MENU} onClose={() => setHistory(null)} />
     </PageContainer>
   );
 }
