@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Badge, Empty, Segmented, Space, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { WeekProgramRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE, fieldDisplay } from '@kelvin/contracts/device-registry';
 import type { DeviceRow } from '@kelvin/contracts/device';
 import { formatTime } from '@kelvin/contracts/device-registry';
