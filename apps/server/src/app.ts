@@ -30,6 +30,7 @@ import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
 import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
+import { createAutomation, type Automation, type Clock } from './modules/automation/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -41,6 +42,8 @@ export interface Kelvin {
   devices: DeviceCore;
   /** monitoring rules and alarms */
   monitoring: Monitoring;
+  /** week programs, tasks, the scheduler */
+  automation: Automation;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -50,7 +53,7 @@ export interface Kelvin {
  * The composition root: builds the whole server — database (migrated and seeded), broker, every module through its
  * public entry, the hooks between modules, API and SPA. Does not listen.
  */
-export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
+export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; schedulerTickMs?: number; schedulerReloadMs?: number; scheduler?: boolean } = {}): Promise<Kelvin> {
   const { db } = await openDatabase(config);
   await syncMenus(db);
   const admin = await seedPlatform(db, config.adminPassword);
@@ -104,6 +107,13 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     },
   });
 
+  const automation = createAutomation({
+    db, core: devices, projects, onError: onError('automation'), clock: opts.clock, tickMs: opts.schedulerTickMs, reloadMs: opts.schedulerReloadMs,
+    // the holiday calendar of system settings: holidays and 调休 working days of a project
+    calendar: (tenantId, projectId, start, end) => system.holidays.calendar(tenantId, projectId, start, end),
+    groupMembers: (groupIds) => deviceManagement.groupMembers(groupIds),
+  });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
@@ -119,7 +129,11 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   // Every stored report is checked against the monitoring rules (off the ingest path, in order).
   devices.onReport(monitoring.engine.onReport);
   monitoring.engine.start();
-  // "A command finished" (devices.onCommandFinished) is where the scheduler's runs and the prepaid loop attach.
+  // "A command finished": the scheduler's runs record each device's outcome (the prepaid loop attaches here too).
+  devices.onCommandFinished(automation.onCommandFinished);
+  // Strategy tasks evaluate every stored report (in memory, off the ingest path).
+  devices.onReport(automation.onReport);
+  if (opts.scheduler !== false) automation.start();
 
   await app.register(swagger, {
     openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
@@ -143,6 +157,7 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
   await deviceManagement.routes(app);
   await app.register(factoryTestRoutes, { factory });
   await monitoring.routes(app);
+  await automation.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -161,11 +176,13 @@ export async function buildKelvin(config: KelvinConfig): Promise<Kelvin> {
     mqtt,
     devices,
     monitoring,
+    automation,
     firstStart: { admin, demo },
     async close() {
       await app.close();
       await simulator?.stop();
       await monitoring.engine.stop();
+      await automation.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await db.destroy();

@@ -12,6 +12,7 @@ import * as m004 from './migrations/004-projects.ts';
 import * as m005 from './migrations/005-device-management.ts';
 import * as m006 from './migrations/006-history-order.ts';
 import * as m007 from './migrations/007-monitoring.ts';
+import * as m008 from './migrations/008-automation.ts';
 
 export type Db = Kysely<Database>;
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '005-device-management': m005,
   '006-history-order': m006,
   '007-monitoring': m007,
+  '008-automation': m008,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.

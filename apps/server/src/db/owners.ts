@@ -41,6 +41,13 @@ export const TABLE_OWNERS = {
   factory_test_step: 'factory-test',
   monitor_rule: 'monitoring',
   monitor_message: 'monitoring',
+  automation_program: 'automation',
+  automation_scheme: 'automation',
+  automation_task: 'automation',
+  automation_run: 'automation',
+  automation_run_result: 'automation',
+  automation_cooldown: 'automation',
+  automation_overtime: 'automation',
 } as const;
 
 /**

@@ -414,6 +414,118 @@ export interface MonitorMessageTable {
   cleared_at: Millis | null;
 }
 
+/** Tables of 008-automation (JSON text columns noted). */
+export interface AutomationProgramTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  name: string;
+  device_type: string;
+  /** JSON ProgramSlot[] */
+  slots: string;
+  holiday_rule: string;
+  /** JSON number[] */
+  device_ids: string;
+  group_ids: string;
+  area_ids: string;
+  scheme_id: number | null;
+  missed_policy: string;
+  enabled: Flag;
+  cursor_at: Millis;
+  updated_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+export interface AutomationSchemeTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  name: string;
+  device_type: string;
+  slots: string;
+  remark: string | null;
+  updated_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+export interface AutomationTaskTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  name: string;
+  kind: string;
+  device_type: string | null;
+  device_ids: string;
+  group_ids: string;
+  area_ids: string;
+  /** JSON FieldWrite[] */
+  writes: string;
+  run_at: Millis | null;
+  /** JSON PeriodicRule */
+  rule: string | null;
+  skip_holidays: Flag;
+  at: string | null;
+  holiday_type: string | null;
+  /** JSON StrategyCondition */
+  condition: string | null;
+  cooldown_minutes: number | null;
+  program_id: number | null;
+  missed_policy: string;
+  enabled: Flag;
+  remark: string | null;
+  cursor_at: Millis;
+  updated_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+export interface AutomationRunTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  task_id: number | null;
+  program_id: number | null;
+  source: string;
+  scheduled_at: Millis | null;
+  trigger: string;
+  status: string;
+  retry_of: number | null;
+  issuing_since: Millis | null;
+  started_at: Millis | null;
+  finished_at: Millis | null;
+  created_at: Millis;
+}
+export interface AutomationRunResultTable {
+  id: Generated<number>;
+  run_id: number;
+  device_id: number;
+  device_code: string;
+  device_name: string;
+  field_code: string | null;
+  value: string | null;
+  command_id: number | null;
+  status: string;
+  error: string | null;
+  updated_at: Millis;
+}
+export interface AutomationCooldownTable {
+  task_id: number;
+  device_id: number;
+  fired_at: Millis;
+}
+export interface AutomationOvertimeTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  program_id: number;
+  area_id: number;
+  account_name: string | null;
+  month: string;
+  approved_minutes: number;
+  updated_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -453,4 +565,11 @@ export interface Database {
   factory_test_step: FactoryTestStepTable;
   monitor_rule: MonitorRuleTable;
   monitor_message: MonitorMessageTable;
+  automation_program: AutomationProgramTable;
+  automation_scheme: AutomationSchemeTable;
+  automation_task: AutomationTaskTable;
+  automation_run: AutomationRunTable;
+  automation_run_result: AutomationRunResultTable;
+  automation_cooldown: AutomationCooldownTable;
+  automation_overtime: AutomationOvertimeTable;
 }

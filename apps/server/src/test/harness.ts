@@ -13,7 +13,7 @@ export const ADMIN_PASSWORD = 'Platform#Admin2026';
  * A whole server on a fresh SQLite data dir, or — when DATABASE_URL points at PostgreSQL — in a schema of its own
  * that close() drops. Nothing is shared between test files.
  */
-export async function startTestKelvin(overrides: Partial<KelvinConfig> = {}) {
+export async function startTestKelvin(overrides: Partial<KelvinConfig> = {}, opts: Parameters<typeof buildKelvin>[1] = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-test-'));
   const databaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
   const config: KelvinConfig = {
@@ -29,7 +29,7 @@ export async function startTestKelvin(overrides: Partial<KelvinConfig> = {}) {
     webDist: path.join(dataDir, 'no-web'),
     ...overrides,
   };
-  const kelvin = await buildKelvin(config);
+  const kelvin = await buildKelvin(config, opts);
   return new TestClient(kelvin, dataDir);
 }
 

@@ -32,6 +32,13 @@ export function createDeviceManagement(deps: { db: Db; projects: ProjectService;
     groups,
     cards,
 
+    /** Devices of device groups (the scheduler's targets; a group's project is checked by the caller's device query). */
+    async groupMembers(groupIds: number[]): Promise<number[]> {
+      if (!groupIds.length) return [];
+      const rows = await db.selectFrom('device_group_member').select('device_id').where('group_id', 'in', groupIds).execute();
+      return [...new Set(rows.map((r) => r.device_id))];
+    },
+
     /** The export's second sheet is the areaDevice template: edit it and import it into another project. */
     async exportSheet(scope: Scope, areaIds: number[]) {
       if (!areaIds.length) return null;

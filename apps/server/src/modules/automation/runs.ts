@@ -1,0 +1,253 @@
+import { validateFieldWrite, type FieldWrite, type RunTrigger } from '@kelvin/contracts';
+import type { Db } from '../../db/index.ts';
+import type { Scope } from '../../lib/scope.ts';
+import type { DeviceCore, DeviceDbRow } from '../devices/index.ts';
+import * as repo from './repository.ts';
+import type { NewRun, RunRow } from './repository.ts';
+
+/** What a run does: which devices, which writes (the scheduler and the routes build it from a task or a program). */
+export interface RunPlan {
+  tenantId: number;
+  projectId: number;
+  taskId: number | null;
+  programId: number | null;
+  /** shown in the device operation log as the issuer */
+  issuer: string;
+  /** restrict to one device type (week programs, typed tasks) */
+  deviceType: string | null;
+  targets: { deviceIds: number[]; groupIds: number[]; areaIds: number[] };
+  writes: FieldWrite[];
+}
+
+export interface Clock {
+  now(): number;
+}
+
+/** Resolves the devices of groups (device management owns groups; wired in app.ts). */
+export type GroupMembers = (groupIds: number[]) => Promise<number[]>;
+/** Area ids at and below an area the scope can see (the area tree of the projects module). */
+export type AreaSubtree = (scope: Scope, areaId: number) => Promise<number[]>;
+
+const LEASE_MS = 30_000;
+const FLUSH_MS = 200;
+/** An outcome that arrives before its result row knows the command id is tried again for this long. */
+const UNMATCHED_KEEP_MS = 15_000;
+const ISSUE_CONCURRENCY = 8;
+
+/** A system scope limited to one project of one tenant: what a task may touch. */
+export const projectScope = (tenantId: number, projectId: number): Scope => ({ userId: 0, tenantId, isPlatform: false, projectIds: new Set([projectId]) });
+
+/**
+ * Runs: claimed once in the database, then their commands are issued through the device core and each command's
+ * outcome is recorded per device (the core's "a command finished"). A run whose issuing stopped half-way (the process
+ * died) is taken over by any process after a lease.
+ */
+export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; groupMembers: GroupMembers; areaSubtree: AreaSubtree; onError(err: unknown): void }) {
+  const { db, core, clock } = deps;
+  const plans = new Map<number, RunPlan>(); // run id → plan, while this process issues it
+  const finished: { commandId: number; status: string; error: string | null; at: number }[] = [];
+  let flushTimer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> | null = null;
+
+  async function resolveDevices(plan: RunPlan): Promise<DeviceDbRow[]> {
+    const scope = projectScope(plan.tenantId, plan.projectId);
+    const ids = new Set(plan.targets.deviceIds);
+    if (plan.targets.groupIds.length) for (const id of await deps.groupMembers(plan.targets.groupIds)) ids.add(id);
+    const areaIds: number[] = [];
+    for (const a of plan.targets.areaIds) {
+      try {
+        areaIds.push(...await deps.areaSubtree(scope, a));
+      } catch {
+        // an area deleted since: no devices from it
+      }
+    }
+    if (!ids.size && !areaIds.length) return [];
+    let q = core.devices.scopedDevices(scope).selectAll().where('project_id', '=', plan.projectId).where('enabled', '=', 1);
+    q = q.where((eb) => eb.or([eb('id', 'in', ids.size ? [...ids] : [-1]), eb('area_id', 'in', areaIds.length ? areaIds : [-1])]));
+    if (plan.deviceType) q = q.where('device_type', '=', plan.deviceType);
+    return q.orderBy('id').execute();
+  }
+
+  /** Result rows of a run: one per device and write; a write the device's type refuses is recorded rejected, not sent. */
+  async function planResults(run: RunRow, plan: RunPlan) {
+    const now = clock.now();
+    const devices = await resolveDevices(plan);
+    const rows = devices.flatMap((d) => plan.writes.map((w) => {
+      const check = validateFieldWrite(d.device_type, w.fieldCode, w.value);
+      return {
+        run_id: run.id, device_id: d.id, device_code: d.device_code, device_name: d.device_name, field_code: w.fieldCode,
+        value: String(check.ok ? check.value : w.value), command_id: null, status: check.ok ? 'pending' : 'rejected',
+        error: check.ok ? null : check.message.slice(0, 200), updated_at: now,
+      };
+    }));
+    await repo.insertResults(db, rows);
+    return new Map(devices.map((d) => [d.id, d]));
+  }
+
+  /** Issues every command of a run that has none yet, then lets the run settle. */
+  async function issue(run: RunRow, plan: RunPlan) {
+    let results = await repo.resultsOf(db, [run.id]);
+    let devices: Map<number, DeviceDbRow>;
+    if (!results.length) {
+      devices = await planResults(run, plan);
+      results = await repo.resultsOf(db, [run.id]);
+    } else {
+      const ids = [...new Set(results.map((r) => r.device_id))];
+      devices = new Map((await core.devices.scopedDevices(projectScope(plan.tenantId, plan.projectId)).selectAll().where('id', 'in', ids).execute()).map((d) => [d.id, d]));
+    }
+    const todo = results.filter((r) => r.status === 'pending' && r.command_id === null);
+    const issuer = { userId: null, username: plan.issuer.slice(0, 64) };
+    let next = 0;
+    const worker = async () => {
+      while (next < todo.length) {
+        const r = todo[next++]!;
+        const device = devices.get(r.device_id);
+        try {
+          if (!device) throw new Error('设备已删除');
+          const cmd = await core.issueCommand(await core.devices.target(device), { fieldCode: r.field_code!, value: numberOrText(device.device_type, r.field_code!, r.value) }, issuer);
+          const status = cmd.status === 'acked' || cmd.status === 'rejected' || cmd.status === 'expired' ? cmd.status : 'pending';
+          await db.updateTable('automation_run_result').set({ command_id: cmd.id, status, error: cmd.error, updated_at: clock.now() }).where('id', '=', r.id).execute();
+        } catch (err) {
+          await db.updateTable('automation_run_result').set({ status: 'rejected', error: (err instanceof Error ? err.message : String(err)).slice(0, 200), updated_at: clock.now() })
+            .where('id', '=', r.id).execute();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, todo.length) }, worker));
+    await db.updateTable('automation_run').set({ issuing_since: null }).where('id', '=', run.id).execute();
+    scheduleFlush();
+    await repo.settleRuns(db, [run.id], clock.now());
+  }
+
+  function numberOrText(deviceType: string, fieldCode: string, value: string | null) {
+    const check = validateFieldWrite(deviceType, fieldCode, value ?? '');
+    return check.ok ? check.value : value ?? '';
+  }
+
+  function scheduleFlush() {
+    if (flushTimer || !finished.length) return;
+    flushTimer = setTimeout(() => {
+      flushTimer = null;
+      flushing = flush().catch(deps.onError).finally(() => { flushing = null; scheduleFlush(); });
+    }, FLUSH_MS);
+    flushTimer.unref?.();
+  }
+
+  /** Writes the outcomes that arrived into the result rows; the runs they complete settle. */
+  async function flush() {
+    const batch = finished.splice(0, finished.length);
+    if (!batch.length) return;
+    const byId = new Map(batch.map((b) => [b.commandId, b]));
+    const rows = await db.selectFrom('automation_run_result').select(['id', 'run_id', 'command_id']).where('command_id', 'in', [...byId.keys()]).execute();
+    const matched = new Set<number>();
+    const runIds = new Set<number>();
+    await db.transaction().execute(async (trx) => {
+      for (const r of rows) {
+        const o = byId.get(r.command_id!)!;
+        matched.add(o.commandId);
+        runIds.add(r.run_id);
+        await trx.updateTable('automation_run_result').set({ status: o.status, error: o.error?.slice(0, 200) ?? null, updated_at: clock.now() }).where('id', '=', r.id).execute();
+      }
+    });
+    const now = clock.now();
+    for (const b of batch) if (!matched.has(b.commandId) && now - b.at < UNMATCHED_KEEP_MS) finished.push(b);
+    await repo.settleRuns(db, [...runIds], now);
+  }
+
+  return {
+    resolveDevices,
+
+    /** The core's "a command finished" (every process listens; the one that sees it records it). */
+    onCommandFinished(o: { commandId: number; status: string; error: string | null }) {
+      finished.push({ commandId: o.commandId, status: o.status, error: o.error, at: clock.now() });
+      scheduleFlush();
+    },
+
+    /**
+     * Claims runs (one per due occurrence; ON CONFLICT DO NOTHING decides between processes) and issues the ones this
+     * call won. Missed occurrences are claimed as `missed` runs with nothing sent.
+     */
+    async claimAndIssue(items: { run: Omit<NewRun, 'issuing_since' | 'created_at'>; plan: RunPlan }[]): Promise<RunRow[]> {
+      if (!items.length) return [];
+      const now = clock.now();
+      const won = await repo.claimRuns(db, items.map((i) => ({
+        ...i.run, created_at: now, issuing_since: i.run.status === 'missed' ? null : now,
+        started_at: i.run.status === 'missed' ? null : now, finished_at: i.run.status === 'missed' ? now : null,
+      })));
+      const planOf = new Map(items.map((i) => [`${i.run.source}@${i.run.scheduled_at}`, i.plan]));
+      const toIssue = won.filter((r) => r.status !== 'missed');
+      for (const r of toIssue) plans.set(r.id, planOf.get(`${r.source}@${r.scheduled_at}`)!);
+      let next = 0;
+      const worker = async () => {
+        while (next < toIssue.length) {
+          const r = toIssue[next++]!;
+          try {
+            await issue(r, plans.get(r.id)!);
+          } catch (err) {
+            deps.onError(err);
+          } finally {
+            plans.delete(r.id);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, toIssue.length) }, worker));
+      return won;
+    },
+
+    /** A run outside the schedule (run now, strategy, retry): no due time, so never in conflict. */
+    async runNow(plan: RunPlan, source: string, trigger: RunTrigger, retryOf: number | null = null, presetResults?: { device_id: number; device_code: string; device_name: string; field_code: string | null; value: string | null }[]) {
+      const now = clock.now();
+      const [run] = await repo.claimRuns(db, [{
+        tenant_id: plan.tenantId, project_id: plan.projectId, task_id: plan.taskId, program_id: plan.programId, source, scheduled_at: null,
+        trigger, status: 'running', retry_of: retryOf, issuing_since: now, started_at: now, finished_at: null, created_at: now,
+      }]);
+      if (presetResults) {
+        await repo.insertResults(db, presetResults.map((r) => ({ ...r, run_id: run!.id, command_id: null, status: 'pending', error: null, updated_at: now })));
+      }
+      await issue(run!, plan);
+      return run!;
+    },
+
+    /** Takes over runs whose issuing stopped (lease passed) — after a crash of the process that claimed them. */
+    async recover(planFor: (run: RunRow) => Promise<RunPlan | null>) {
+      const now = clock.now();
+      for (const run of await repo.staleIssuing(db, now - LEASE_MS)) {
+        if (plans.has(run.id) || !(await repo.takeOver(db, run, now))) continue;
+        const plan = await planFor(run);
+        if (!plan) {
+          await db.updateTable('automation_run').set({ issuing_since: null }).where('id', '=', run.id).execute();
+          await repo.settleRuns(db, [run.id], now);
+          continue;
+        }
+        plans.set(run.id, plan);
+        try {
+          await issue(run, plan);
+        } finally {
+          plans.delete(run.id);
+        }
+      }
+    },
+
+    /** Results still pending whose command has ended without this process hearing it (the outcome event was lost). */
+    async sweepPending() {
+      const rows = await db.selectFrom('automation_run_result').select(['command_id']).where('status', '=', 'pending').where('command_id', 'is not', null)
+        .where('updated_at', '<', clock.now() - 60_000).limit(500).execute();
+      for (const r of rows) {
+        const cmd = await core.commands.byId(r.command_id!);
+        if (cmd && (cmd.status === 'acked' || cmd.status === 'rejected' || cmd.status === 'expired')) finished.push({ commandId: cmd.id, status: cmd.status, error: cmd.error, at: clock.now() });
+      }
+      await flush();
+    },
+
+    async drain() {
+      if (flushTimer) {
+        clearTimeout(flushTimer);
+        flushTimer = null;
+      }
+      await flushing;
+      await flush();
+    },
+  };
+}
+
+export type Runs = ReturnType<typeof createRuns>;
