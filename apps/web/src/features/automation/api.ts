@@ -6,7 +6,7 @@ import type { ListParams } from '../../components/data-table';
 import { http } from '../../lib/http';
 
 /** Automation API: week programs (spec §7.3 weekprogram/*), program schemes, tasks of every kind with their runs, the overtime pool. */
-const P = '/api/v1/device/weekprogram';
+const P = '/api/v1/weekprogram';
 
 export const automationApi = {
   programs: (q: ListParams) => http.get<Page<WeekProgramRow>>(P, q),

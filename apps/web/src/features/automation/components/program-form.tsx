@@ -142,7 +142,7 @@ export function ProgramFormModal({ projectId, target, thermostatsOnly, onClose }
         <Button key="c" onClick={onClose}>取消</Button>,
         <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={submit}>保存</PreventClickButton>,
       ]}>
-      <Form form={form} layout="vertical" requiredMark>
+      <Form form={form} name={isProgram ? 'week-program' : 'program-scheme'} layout="vertical" requiredMark>
         <Row gutter={16}>
           <Col span={10}>
             <Form.Item name="name" label={isProgram ? '程序名称' : '方案名称'} rules={[{ required: true, whitespace: true, message: '请输入名称' }, { max: 40, message: '最多 40 个字符' }]}>

@@ -185,7 +185,7 @@ export function TaskFormModal({ projectId, kind, row, open, onClose }: {
         <Button key="c" onClick={onClose}>取消</Button>,
         <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={submit}>保存</PreventClickButton>,
       ]}>
-      <Form form={form} layout="vertical" requiredMark>
+      <Form form={form} name={`task-${kind}`} layout="vertical" requiredMark>
         <Row gutter={16}>
           <Col span={12}>
             <Form.Item name="name" label="任务名称" rules={[{ required: true, whitespace: true, message: '请输入任务名称' }, { max: 40, message: '最多 40 个字符' }]}>

@@ -71,10 +71,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
         fetchPage={automationApi.tasks}
         params={{ projectId, kind }}
         rowKey="id"
-        filters={[
-          { name: 'keyword', label: '任务名称', placeholder: '输入名称' },
-          { name: 'enabled', label: '状态', kind: 'select', width: 120, options: [{ value: '1', label: '启用' }, { value: '0', label: '停用' }] },
-        ]}
+        filters={[{ name: 'keyword', label: '任务名称', placeholder: '输入名称' }]}
         toolbar={<Can code={`${menu}:btn_add`}><Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>新增</Button></Can>}
         columns={[
           { title: '任务名称', dataIndex: 'name', width: 180 },
