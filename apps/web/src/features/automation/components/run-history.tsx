@@ -64,7 +64,7 @@ export function RunHistoryDrawer({ owner, id, title, deviceType, menuCode, onClo
     },
   });
   return (
-    <AppDrawer open={id !== null} title={`执行记录 · ${title}`} size="large" width={900} onClose={onClose} destroyOnHidden>
+    <AppDrawer open={id !== null} title={`执行记录 · ${title}`} size={920} onClose={onClose} destroyOnHidden>
       {id !== null && (
         <DataTable<TaskRunRow>
           queryKey={automationKeys.runs(owner, id)}

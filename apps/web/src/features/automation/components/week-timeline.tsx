@@ -4,6 +4,7 @@ import { formatTime } from '@kelvin/contracts/device-registry';
 import { WEEKDAYS, segmentColor, segmentLabel, stateText, weekSegments, type WeekDraft } from '../week-model';
 
 const HOURS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
+const COMPACT_HOURS = [0, 6, 12, 18, 24];
 
 /**
  * The week at a glance: one bar per weekday over 00:00–24:00, a segment per slot coloured by the set temperature
@@ -15,9 +16,9 @@ export function WeekTimeline({ def, week, today, compact }: { def: DeviceTypeDef
   return (
     <div data-testid="week-timeline" style={{ fontSize: 12, minWidth: 360 }}>
       <div style={{ display: 'flex', marginLeft: 40, position: 'relative', height: 16 }}>
-        {HOURS.map((h) => (
-          <span key={h} style={{ position: 'absolute', left: `${(h / 24) * 100}%`, transform: h === 24 ? 'translateX(-100%)' : h ? 'translateX(-50%)' : undefined, color: 'rgba(0,0,0,0.45)' }}>
-            {String(h).padStart(2, '0')}:00
+        {(compact ? COMPACT_HOURS : HOURS).map((h) => (
+          <span key={h} style={{ position: 'absolute', left: `${(h / 24) * 100}%`, transform: h === 24 ? 'translateX(-100%)' : h ? 'translateX(-50%)' : undefined, color: 'rgba(0,0,0,0.45)', fontSize: compact ? 10 : 12 }}>
+            {compact ? h : `${String(h).padStart(2, '0')}:00`}
           </span>
         ))}
       </div>

@@ -21,7 +21,7 @@ function ReportedPrograms({ projectId, task, program, onClose }: { projectId: nu
   const def = deviceType ? DEVICE_TYPE_BY_CODE.get(deviceType) : undefined;
   const field = def?.programField ?? null;
   return (
-    <AppDrawer open={!!task} title={`设备中的程序 · ${task?.name ?? ''}`} width={900} onClose={onClose} destroyOnHidden>
+    <AppDrawer open={!!task} title={`设备中的程序 · ${task?.name ?? ''}`} size={900} onClose={onClose} destroyOnHidden>
       {!program || !def || !field ? <Empty description="找不到要下发的周程序" /> : (
         <>
           <Alert type="info" showIcon style={{ marginBottom: 12 }}
