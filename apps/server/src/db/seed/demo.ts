@@ -114,5 +114,58 @@ export async function seedDemo(db: Db): Promise<{ username: string; password: st
     await trx.insertInto('user_role').values({ user_id: user.id, role_id: role.id }).execute();
   });
   await provisionSimulatedDevices(db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
+  await seedDemoAutomation(db);
   return { username: 'demo', password };
+}
+
+/**
+ * The floor-heating demo project runs on a schedule: a week program kept in the thermostats' memory (pushed by a
+ * memory task a minute after the first start), a periodic task, and a strategy task on the room temperature — all
+ * real, executed by the scheduler against the simulated devices.
+ */
+async function seedDemoAutomation(db: Db) {
+  const project = await db.selectFrom('area').innerJoin('tenant', 'tenant.id', 'area.tenant_id').select(['area.id', 'area.tenant_id'])
+    .where('tenant.code', '=', 'demo').where('area.name', '=', '阳光花园小区').executeTakeFirst();
+  if (!project) return;
+  const devices = (await db.selectFrom('device').select('id').where('project_id', '=', project.id).where('device_type', '=', 'device20020').orderBy('id').execute()).map((d) => d.id);
+  if (!devices.length) return;
+  const now = Date.now();
+  const who = { updated_by: 'demo', created_at: now, updated_at: now };
+  const workday = (weekday: number) => [
+    { weekday, at: '06:30', writes: [{ fieldCode: 'f00', value: 1 }, { fieldCode: 'f04', value: 22 }] },
+    { weekday, at: '09:00', writes: [{ fieldCode: 'f04', value: 18 }] },
+    { weekday, at: '17:30', writes: [{ fieldCode: 'f04', value: 22 }] },
+    { weekday, at: '23:00', writes: [{ fieldCode: 'f04', value: 18 }] },
+  ];
+  const weekend = (weekday: number) => [
+    { weekday, at: '08:00', writes: [{ fieldCode: 'f00', value: 1 }, { fieldCode: 'f04', value: 22 }] },
+    { weekday, at: '23:00', writes: [{ fieldCode: 'f04', value: 18 }] },
+  ];
+  const slots = [1, 2, 3, 4, 5].flatMap(workday).concat([6, 7].flatMap(weekend));
+  const program = await db.insertInto('automation_program').values({
+    tenant_id: project.tenant_id, project_id: project.id, name: '住宅地暖作息（工作日/周末）', device_type: 'device20020', slots: JSON.stringify(slots),
+    holiday_rule: 'weekend', device_ids: JSON.stringify(devices), group_ids: '[]', area_ids: '[]', scheme_id: null, missed_policy: 'skip-record',
+    enabled: 1, cursor_at: now, ...who,
+  }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('automation_scheme').values({
+    tenant_id: project.tenant_id, project_id: project.id, name: '住宅地暖标准方案', device_type: 'device20020', slots: JSON.stringify(slots),
+    remark: '工作日早晚升温，白天与夜间节能', ...who,
+  }).execute();
+  const task = {
+    tenant_id: project.tenant_id, project_id: project.id, device_type: 'device20020', device_ids: JSON.stringify(devices), group_ids: '[]', area_ids: '[]',
+    run_at: null, rule: null, skip_holidays: 0, at: null, holiday_type: null, condition: null, cooldown_minutes: null, program_id: null,
+    missed_policy: 'late', enabled: 1, remark: null, cursor_at: now, ...who,
+  };
+  await db.insertInto('automation_task').values([
+    // pushes the program into the thermostats' memory a minute after the first start (then on every change of the program)
+    { ...task, name: '下发住宅地暖作息', kind: 'memory', writes: '[]', program_id: program.id, run_at: now + 60_000, cursor_at: now },
+    {
+      ...task, name: '工作日早上开机', kind: 'periodic', writes: JSON.stringify([{ fieldCode: 'f00', value: 1 }, { fieldCode: 'f04', value: 22 }]),
+      rule: JSON.stringify({ every: 'weekly', weekdays: [1, 2, 3, 4, 5], at: '06:30' }), skip_holidays: 1,
+    },
+    {
+      ...task, name: '室温低于 16 °C 开暖', kind: 'strategy', writes: JSON.stringify([{ fieldCode: 'f00', value: 1 }, { fieldCode: 'f04', value: 22 }]),
+      condition: JSON.stringify({ source: 'device', fieldCode: 'f03', operator: 'lt', threshold: 16, forMinutes: 20 }), cooldown_minutes: 60,
+    },
+  ]).execute();
 }

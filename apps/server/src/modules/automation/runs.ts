@@ -1,9 +1,9 @@
 import { validateFieldWrite, type FieldWrite, type RunTrigger } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { DeviceCore, DeviceDbRow } from '../devices/index.ts';
+import type { CommandTarget, DeviceCore, DeviceDbRow } from '../devices/index.ts';
 import * as repo from './repository.ts';
-import type { NewRun, RunRow } from './repository.ts';
+import type { NewRun, ResultRow, RunRow } from './repository.ts';
 
 /** What a run does: which devices, which writes (the scheduler and the routes build it from a task or a program). */
 export interface RunPlan {
@@ -68,11 +68,24 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
     return q.orderBy('id').execute();
   }
 
-  /** Result rows of a run: one per device and write; a write the device's type refuses is recorded rejected, not sent. */
-  async function planResults(run: RunRow, plan: RunPlan) {
-    const now = clock.now();
-    const devices = await resolveDevices(plan);
-    const rows = devices.flatMap((d) => plan.writes.map((w) => {
+  /** Devices of many plans: plain device lists in one query per chunk, groups and areas resolved per plan. */
+  async function devicesOfPlans(list: RunPlan[]): Promise<DeviceDbRow[][]> {
+    const simple = list.every((p) => !p.targets.groupIds.length && !p.targets.areaIds.length && new Set(list.map((x) => `${x.tenantId}:${x.projectId}`)).size === 1);
+    if (!simple || !list.length) return Promise.all(list.map(resolveDevices));
+    const { tenantId, projectId } = list[0]!;
+    const ids = [...new Set(list.flatMap((p) => p.targets.deviceIds))];
+    const byId = new Map<number, DeviceDbRow>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await core.devices.scopedDevices(projectScope(tenantId, projectId)).selectAll().where('project_id', '=', projectId).where('enabled', '=', 1)
+        .where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const d of rows) byId.set(d.id, d);
+    }
+    return list.map((p) => p.targets.deviceIds.map((id) => byId.get(id)).filter((d): d is DeviceDbRow => !!d && (!p.deviceType || d.device_type === p.deviceType)));
+  }
+
+  /** Result rows: one per device and write; a write the device's type refuses is recorded rejected, not sent. */
+  function resultRows(run: RunRow, plan: RunPlan, devices: DeviceDbRow[], now: number) {
+    return devices.flatMap((d) => plan.writes.map((w) => {
       const check = validateFieldWrite(d.device_type, w.fieldCode, w.value);
       return {
         run_id: run.id, device_id: d.id, device_code: d.device_code, device_name: d.device_name, field_code: w.fieldCode,
@@ -80,44 +93,88 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
         error: check.ok ? null : check.message.slice(0, 200), updated_at: now,
       };
     }));
-    await repo.insertResults(db, rows);
-    return new Map(devices.map((d) => [d.id, d]));
   }
 
-  /** Issues every command of a run that has none yet, then lets the run settle. */
-  async function issue(run: RunRow, plan: RunPlan) {
-    let results = await repo.resultsOf(db, [run.id]);
-    let devices: Map<number, DeviceDbRow>;
-    if (!results.length) {
-      devices = await planResults(run, plan);
-      results = await repo.resultsOf(db, [run.id]);
-    } else {
-      const ids = [...new Set(results.map((r) => r.device_id))];
-      devices = new Map((await core.devices.scopedDevices(projectScope(plan.tenantId, plan.projectId)).selectAll().where('id', 'in', ids).execute()).map((d) => [d.id, d]));
+  /**
+   * Issues every command of these runs that has none yet (planning their result rows first when they have none), then
+   * lets the runs settle. Batched: the scheduler may hand over thousands of runs due in the same second.
+   */
+  async function issueMany(list: { run: RunRow; plan: RunPlan }[]) {
+    if (!list.length) return;
+    const runIds = list.map((x) => x.run.id);
+    const results: ResultRow[] = [];
+    for (let i = 0; i < runIds.length; i += 500) results.push(...await repo.resultsOf(db, runIds.slice(i, i + 500)));
+    const planned = new Set(results.map((r) => r.run_id));
+    const fresh = list.filter((x) => !planned.has(x.run.id));
+    const devices = new Map<number, DeviceDbRow>();
+    if (fresh.length) {
+      const now = clock.now();
+      const resolved = await devicesOfPlans(fresh.map((x) => x.plan));
+      const rows = fresh.flatMap((x, i) => {
+        for (const d of resolved[i]!) devices.set(d.id, d);
+        return resultRows(x.run, x.plan, resolved[i]!, now);
+      });
+      await repo.insertResults(db, rows);
+      const freshIds = fresh.map((x) => x.run.id);
+      for (let i = 0; i < freshIds.length; i += 500) results.push(...await repo.resultsOf(db, freshIds.slice(i, i + 500)));
     }
     const todo = results.filter((r) => r.status === 'pending' && r.command_id === null);
-    const issuer = { userId: null, username: plan.issuer.slice(0, 64) };
+    const missing = [...new Set(todo.map((r) => r.device_id).filter((id) => !devices.has(id)))];
+    for (let i = 0; i < missing.length; i += 500) {
+      for (const d of await core.devices.scopedDevices({ userId: 0, tenantId: list[0]!.plan.tenantId, isPlatform: true, projectIds: null }).selectAll().where('id', 'in', missing.slice(i, i + 500)).execute()) {
+        devices.set(d.id, d);
+      }
+    }
+    const planOf = new Map(list.map((x) => [x.run.id, x.plan]));
+    const tenantTargets = new Map<number, CommandTarget>();
+    const targetOf = async (d: DeviceDbRow): Promise<CommandTarget> => {
+      let base = tenantTargets.get(d.tenant_id);
+      if (!base) tenantTargets.set(d.tenant_id, (base = await core.devices.target(d)));
+      return { ...base, id: d.id, projectId: d.project_id, deviceType: d.device_type, deviceCode: d.device_code, deviceName: d.device_name, onlineUntil: d.online_until };
+    };
+    const outcomes: { id: number; command_id: number | null; status: string; error: string | null }[] = [];
+    // a long batch keeps its claim fresh, so no other process takes it over as abandoned
+    const heartbeat = setInterval(() => {
+      void db.updateTable('automation_run').set({ issuing_since: clock.now() }).where('id', 'in', runIds.slice(0, 1000)).where('issuing_since', 'is not', null).execute().catch(deps.onError);
+    }, LEASE_MS / 3);
+    heartbeat.unref?.();
     let next = 0;
     const worker = async () => {
       while (next < todo.length) {
         const r = todo[next++]!;
         const device = devices.get(r.device_id);
+        const plan = planOf.get(r.run_id)!;
         try {
-          if (!device) throw new Error('设备已删除');
-          const cmd = await core.issueCommand(await core.devices.target(device), { fieldCode: r.field_code!, value: numberOrText(device.device_type, r.field_code!, r.value) }, issuer);
+          if (!device || device.tenant_id !== plan.tenantId || device.project_id !== plan.projectId) throw new Error('设备已删除或已移出项目');
+          const cmd = await core.issueCommand(await targetOf(device), { fieldCode: r.field_code!, value: numberOrText(device.device_type, r.field_code!, r.value) }, { userId: null, username: plan.issuer.slice(0, 64) });
           const status = cmd.status === 'acked' || cmd.status === 'rejected' || cmd.status === 'expired' ? cmd.status : 'pending';
-          await db.updateTable('automation_run_result').set({ command_id: cmd.id, status, error: cmd.error, updated_at: clock.now() }).where('id', '=', r.id).execute();
+          outcomes.push({ id: r.id, command_id: cmd.id, status, error: cmd.error });
         } catch (err) {
-          await db.updateTable('automation_run_result').set({ status: 'rejected', error: (err instanceof Error ? err.message : String(err)).slice(0, 200), updated_at: clock.now() })
-            .where('id', '=', r.id).execute();
+          outcomes.push({ id: r.id, command_id: null, status: 'rejected', error: (err instanceof Error ? err.message : String(err)).slice(0, 200) });
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, todo.length) }, worker));
-    await db.updateTable('automation_run').set({ issuing_since: null }).where('id', '=', run.id).execute();
+    try {
+      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, todo.length) }, worker));
+    } finally {
+      clearInterval(heartbeat);
+    }
+    const now = clock.now();
+    for (let i = 0; i < outcomes.length; i += 500) {
+      await db.transaction().execute(async (trx) => {
+        for (const o of outcomes.slice(i, i + 500)) {
+          await trx.updateTable('automation_run_result').set({ command_id: o.command_id, status: o.status, error: o.error, updated_at: now }).where('id', '=', o.id).execute();
+        }
+      });
+    }
+    for (let i = 0; i < runIds.length; i += 500) {
+      await db.updateTable('automation_run').set({ issuing_since: null }).where('id', 'in', runIds.slice(i, i + 500)).execute();
+      await repo.settleRuns(db, runIds.slice(i, i + 500), now);
+    }
     scheduleFlush();
-    await repo.settleRuns(db, [run.id], clock.now());
   }
+
+  const issue = (run: RunRow, plan: RunPlan) => issueMany([{ run, plan }]);
 
   function numberOrText(deviceType: string, fieldCode: string, value: string | null) {
     const check = validateFieldWrite(deviceType, fieldCode, value ?? '');
@@ -177,20 +234,17 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
       const planOf = new Map(items.map((i) => [`${i.run.source}@${i.run.scheduled_at}`, i.plan]));
       const toIssue = won.filter((r) => r.status !== 'missed');
       for (const r of toIssue) plans.set(r.id, planOf.get(`${r.source}@${r.scheduled_at}`)!);
-      let next = 0;
-      const worker = async () => {
-        while (next < toIssue.length) {
-          const r = toIssue[next++]!;
-          try {
-            await issue(r, plans.get(r.id)!);
-          } catch (err) {
-            deps.onError(err);
-          } finally {
-            plans.delete(r.id);
-          }
+      try {
+        // one batch per project (their devices are read together)
+        const byProject = new Map<number, { run: RunRow; plan: RunPlan }[]>();
+        for (const r of toIssue) {
+          if (!byProject.has(r.project_id)) byProject.set(r.project_id, []);
+          byProject.get(r.project_id)!.push({ run: r, plan: plans.get(r.id)! });
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, toIssue.length) }, worker));
+        for (const batch of byProject.values()) await issueMany(batch).catch(deps.onError);
+      } finally {
+        for (const r of toIssue) plans.delete(r.id);
+      }
       return won;
     },
 
