@@ -32,7 +32,7 @@ test('周程序：为房间温控器新建周程序，立即执行后设备设�
   const target = d.fields.f04 === 27.5 ? 26.5 : 27.5;
 
   await page.goto(`${baseUrl()}/businessSys/thermostatprogram?projectId=${d.projectId}`);
-  await expect(page.getByRole('heading', { name: '温控器编程' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '温控器编程' })).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: /新\s*增/ }).click();
   const dialog = page.getByRole('dialog', { name: '新增周程序' });
   await dialog.getByLabel('程序名称').fill('会议室全天恒温（演示）');
@@ -101,7 +101,7 @@ test('定时任务：一分钟后写入设定温度，按时执行，执行记�
   const target = d.fields.f04 === 24 ? 23 : 24;
 
   await page.goto(`${baseUrl()}/device/task?projectId=${d.projectId}`);
-  await expect(page.getByRole('heading', { name: '定时任务' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '定时任务' })).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: /新\s*增/ }).click();
   const dialog = page.getByRole('dialog', { name: '新增定时任务' });
   await dialog.getByLabel('任务名称').fill('早间预热（演示）');
@@ -177,7 +177,7 @@ test('自动化各页面：周期任务规则实时描述、策略条件、节�
     ['/device/deviceprogram', '编程设置', 'automation-deviceprogram'],
   ] as const) {
     await page.goto(`${baseUrl()}${path}?projectId=${floorHeating}`);
-    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible({ timeout: 30_000 });
     await expect(page.locator('.ant-pagination-total-text, .ant-empty-description').first()).toBeVisible();
     await shot(page, name);
   }

@@ -75,11 +75,11 @@ export default function ThermostatsPage() {
               { title: '设备', key: 'device', width: 200, render: (_, d) => <span>{d.deviceName}<br /><Typography.Text type="secondary">{d.deviceCode}</Typography.Text></span> },
               { title: '位置', dataIndex: 'areaPath', width: 170 },
               { title: '在线', key: 'online', width: 80, render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} /> },
+              { title: '生效的周程序', key: 'program', width: 260, render: (_, d) => <AppliedProgram device={d} /> },
               ...fields.map((f) => ({
                 title: f.label, key: f.code, width: 100,
                 render: (_: unknown, d: DeviceRow) => <span data-testid={`${f.code}-${d.deviceCode}`}>{fieldDisplay(def, f.code, d.fields[f.code])}</span>,
               })),
-              { title: '生效的周程序', key: 'program', width: 260, render: (_, d) => <AppliedProgram device={d} /> },
               { title: '最后上报', dataIndex: 'lastReportAt', width: 160, render: (v: number | null) => (v ? formatDateTime(v, 'MM-DD HH:mm:ss') : '从未上报') },
             ]}
             scrollX={1500}
