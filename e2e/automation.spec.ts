@@ -140,7 +140,7 @@ test('定时任务：新建一分钟后执行的任务，立即执行，执行�
 });
 
 test('自动化各页面：周期任务规则实时描述、策略条件、节假日、记忆周期、超时池、编程方案与编程设置', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const errors = watchConsole(page);
   await login(page);
   const token = await tokenOf(page);
