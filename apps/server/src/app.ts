@@ -116,6 +116,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
+  adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
   projects.registerHolding({ what: '台设备', count: (areaId) => devices.devices.devicesOnArea(areaId) });
   projects.registerStats(async (projectIds) => {

@@ -46,6 +46,17 @@ export function createAutomation(deps: {
     onCommandFinished: runs.onCommandFinished,
     /** the core's "a report arrived": strategy tasks */
     onReport: strategy.onReport,
+    /** A deleted tenant's programs, schemes, tasks, runs and pools go with it (registered with the tenants' cleanup). */
+    async removeTenant(trx: Db, tenantId: number) {
+      const runIds = trx.selectFrom('automation_run').select('id').where('tenant_id', '=', tenantId);
+      await trx.deleteFrom('automation_run_result').where('run_id', 'in', runIds).execute();
+      const taskIds = trx.selectFrom('automation_task').select('id').where('tenant_id', '=', tenantId);
+      await trx.deleteFrom('automation_cooldown').where('task_id', 'in', taskIds).execute();
+      for (const table of ['automation_run', 'automation_task', 'automation_program', 'automation_scheme', 'automation_overtime'] as const) {
+        await trx.deleteFrom(table).where('tenant_id', '=', tenantId).execute();
+      }
+      scheduler.invalidate();
+    },
     start: () => scheduler.start(),
     stop: () => scheduler.stop(),
     async routes(app: FastifyInstance) {

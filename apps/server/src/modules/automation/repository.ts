@@ -33,11 +33,14 @@ export function enabledPrograms(db: Db) {
   return db.selectFrom('automation_program').selectAll().where('enabled', '=', 1).execute();
 }
 
-/** Moves a source's cursor forward only (several processes move it; the furthest wins). */
-export async function advanceCursor(db: Db, source: string, to: number) {
-  const [kind, idText] = source.split(':');
-  const table = kind === 't' ? 'automation_task' : 'automation_program';
-  await db.updateTable(table).set({ cursor_at: to }).where('id', '=', Number(idText)).where('cursor_at', '<', to).execute();
+/** Moves sources' cursors forward only (several processes move them; the furthest wins). */
+export async function advanceCursors(db: Db, sources: string[], to: number) {
+  for (const [prefix, table] of [['t', 'automation_task'], ['p', 'automation_program']] as const) {
+    const ids = sources.filter((s) => s.startsWith(`${prefix}:`)).map((s) => Number(s.slice(2)));
+    for (let i = 0; i < ids.length; i += 500) {
+      await db.updateTable(table).set({ cursor_at: to }).where('id', 'in', ids.slice(i, i + 500)).where('cursor_at', '<', to).execute();
+    }
+  }
 }
 
 /**
@@ -46,8 +49,8 @@ export async function advanceCursor(db: Db, source: string, to: number) {
  */
 export async function claimRuns(db: Db, runs: NewRun[]): Promise<RunRow[]> {
   const won: RunRow[] = [];
-  for (let i = 0; i < runs.length; i += 200) {
-    const chunk = runs.slice(i, i + 200);
+  for (let i = 0; i < runs.length; i += 500) {
+    const chunk = runs.slice(i, i + 500);
     const rows = await db.insertInto('automation_run').values(chunk)
       .onConflict((oc) => oc.columns(['source', 'scheduled_at']).doNothing())
       .returningAll().execute();
@@ -56,8 +59,10 @@ export async function claimRuns(db: Db, runs: NewRun[]): Promise<RunRow[]> {
   return won;
 }
 
-export async function insertResults(db: Db, rows: NewResult[]) {
-  for (let i = 0; i < rows.length; i += 300) await db.insertInto('automation_run_result').values(rows.slice(i, i + 300)).execute();
+export async function insertResults(db: Db, rows: NewResult[]): Promise<ResultRow[]> {
+  const out: ResultRow[] = [];
+  for (let i = 0; i < rows.length; i += 500) out.push(...await db.insertInto('automation_run_result').values(rows.slice(i, i + 500)).returningAll().execute());
+  return out;
 }
 
 export function resultsOf(db: Db, runIds: number[]) {

@@ -32,7 +32,6 @@ const LEASE_MS = 30_000;
 const FLUSH_MS = 200;
 /** An outcome that arrives before its result row knows the command id is tried again for this long. */
 const UNMATCHED_KEEP_MS = 15_000;
-const ISSUE_CONCURRENCY = 8;
 
 /** A system scope limited to one project of one tenant: what a task may touch. */
 export const projectScope = (tenantId: number, projectId: number): Scope => ({ userId: 0, tenantId, isPlatform: false, projectIds: new Set([projectId]) });
@@ -70,7 +69,8 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
 
   /** Devices of many plans: plain device lists in one query per chunk, groups and areas resolved per plan. */
   async function devicesOfPlans(list: RunPlan[]): Promise<DeviceDbRow[][]> {
-    const simple = list.every((p) => !p.targets.groupIds.length && !p.targets.areaIds.length && new Set(list.map((x) => `${x.tenantId}:${x.projectId}`)).size === 1);
+    const oneProject = new Set(list.map((x) => `${x.tenantId}:${x.projectId}`)).size === 1;
+    const simple = oneProject && list.every((p) => !p.targets.groupIds.length && !p.targets.areaIds.length);
     if (!simple || !list.length) return Promise.all(list.map(resolveDevices));
     const { tenantId, projectId } = list[0]!;
     const ids = [...new Set(list.flatMap((p) => p.targets.deviceIds))];
@@ -99,11 +99,12 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
    * Issues every command of these runs that has none yet (planning their result rows first when they have none), then
    * lets the runs settle. Batched: the scheduler may hand over thousands of runs due in the same second.
    */
-  async function issueMany(list: { run: RunRow; plan: RunPlan }[]) {
+  async function issueMany(list: { run: RunRow; plan: RunPlan }[], justClaimed = false) {
     if (!list.length) return;
     const runIds = list.map((x) => x.run.id);
     const results: ResultRow[] = [];
-    for (let i = 0; i < runIds.length; i += 500) results.push(...await repo.resultsOf(db, runIds.slice(i, i + 500)));
+    // a run just claimed has no result rows yet; one taken over or retried may have some
+    if (!justClaimed) for (let i = 0; i < runIds.length; i += 500) results.push(...await repo.resultsOf(db, runIds.slice(i, i + 500)));
     const planned = new Set(results.map((r) => r.run_id));
     const fresh = list.filter((x) => !planned.has(x.run.id));
     const devices = new Map<number, DeviceDbRow>();
@@ -114,9 +115,7 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
         for (const d of resolved[i]!) devices.set(d.id, d);
         return resultRows(x.run, x.plan, resolved[i]!, now);
       });
-      await repo.insertResults(db, rows);
-      const freshIds = fresh.map((x) => x.run.id);
-      for (let i = 0; i < freshIds.length; i += 500) results.push(...await repo.resultsOf(db, freshIds.slice(i, i + 500)));
+      results.push(...await repo.insertResults(db, rows));
     }
     const todo = results.filter((r) => r.status === 'pending' && r.command_id === null);
     const missing = [...new Set(todo.map((r) => r.device_id).filter((id) => !devices.has(id)))];
@@ -138,24 +137,27 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
       void db.updateTable('automation_run').set({ issuing_since: clock.now() }).where('id', 'in', runIds.slice(0, 1000)).where('issuing_since', 'is not', null).execute().catch(deps.onError);
     }, LEASE_MS / 3);
     heartbeat.unref?.();
-    let next = 0;
-    const worker = async () => {
-      while (next < todo.length) {
-        const r = todo[next++]!;
+    try {
+      const sendable: { result: ResultRow; target: CommandTarget; input: { fieldCode: string; value: string | number }; issuer: { userId: null; username: string } }[] = [];
+      for (const r of todo) {
         const device = devices.get(r.device_id);
         const plan = planOf.get(r.run_id)!;
+        if (!device || device.tenant_id !== plan.tenantId || device.project_id !== plan.projectId) {
+          outcomes.push({ id: r.id, command_id: null, status: 'rejected', error: '设备已删除或已移出项目' });
+          continue;
+        }
+        sendable.push({ result: r, target: await targetOf(device), input: { fieldCode: r.field_code!, value: numberOrText(device.device_type, r.field_code!, r.value) }, issuer: { userId: null, username: plan.issuer.slice(0, 64) } });
+      }
+      for (let i = 0; i < sendable.length; i += 500) {
+        const chunk = sendable.slice(i, i + 500);
         try {
-          if (!device || device.tenant_id !== plan.tenantId || device.project_id !== plan.projectId) throw new Error('设备已删除或已移出项目');
-          const cmd = await core.issueCommand(await targetOf(device), { fieldCode: r.field_code!, value: numberOrText(device.device_type, r.field_code!, r.value) }, { userId: null, username: plan.issuer.slice(0, 64) });
-          const status = cmd.status === 'acked' || cmd.status === 'rejected' || cmd.status === 'expired' ? cmd.status : 'pending';
-          outcomes.push({ id: r.id, command_id: cmd.id, status, error: cmd.error });
+          const cmds = await core.issueCommands(chunk);
+          cmds.forEach((c, j) => outcomes.push({ id: chunk[j]!.result.id, command_id: c.id, status: 'pending', error: null }));
         } catch (err) {
-          outcomes.push({ id: r.id, command_id: null, status: 'rejected', error: (err instanceof Error ? err.message : String(err)).slice(0, 200) });
+          deps.onError(err);
+          for (const c of chunk) outcomes.push({ id: c.result.id, command_id: null, status: 'rejected', error: (err instanceof Error ? err.message : String(err)).slice(0, 200) });
         }
       }
-    };
-    try {
-      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, todo.length) }, worker));
     } finally {
       clearInterval(heartbeat);
     }
@@ -241,7 +243,7 @@ export function createRuns(deps: { db: Db; core: DeviceCore; clock: Clock; group
           if (!byProject.has(r.project_id)) byProject.set(r.project_id, []);
           byProject.get(r.project_id)!.push({ run: r, plan: plans.get(r.id)! });
         }
-        for (const batch of byProject.values()) await issueMany(batch).catch(deps.onError);
+        for (const batch of byProject.values()) await issueMany(batch, true).catch(deps.onError);
       } finally {
         for (const r of toIssue) plans.delete(r.id);
       }

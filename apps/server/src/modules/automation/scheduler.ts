@@ -15,6 +15,7 @@ export const LATE_AFTER_MS = 60_000;
 /** How far back a restart looks for missed occurrences. */
 export const MAX_LOOKBACK_MS = 7 * 86_400_000;
 const CALENDAR_TTL_MS = 60_000;
+const NO_DAYS: CalendarDays = new Map();
 
 interface Source {
   key: string;
@@ -142,11 +143,28 @@ export function createScheduler(deps: { db: Db; runs: Runs; clock: Clock; calend
 
   async function tick() {
     const now = clock.now();
-    if (now - loadedAt >= reloadMs || now < loadedAt) await load(now);
+    // first what the cache knows is due (read at most reloadMs ago), then the refresh: a due minute is not held up by it
+    if (loadedAt === -Infinity || now < loadedAt) await load(now);
+    await fire(now);
+    if (now - loadedAt >= reloadMs) {
+      await load(now);
+      await fire(now);
+    }
+    if (now - lastRecover >= 10_000) {
+      lastRecover = now;
+      await runs.recover((run) => planOfRun(run));
+    }
+    if (now - lastSweep >= 30_000) {
+      lastSweep = now;
+      await runs.sweepPending();
+    }
+  }
+
+  async function fire(now: number) {
     const items: Parameters<Runs['claimAndIssue']>[0] = [];
     const due = [...sources.values()].filter((s) => s.nextAt !== null && s.nextAt <= now);
     for (const s of due) {
-      const cal = await calendarOf(s.tenantId, s.projectId, now);
+      const cal = s.schedule.kind === 'once' ? NO_DAYS : await calendarOf(s.tenantId, s.projectId, now);
       const occ = occurrences(s.schedule, Math.max(s.cursor, now - MAX_LOOKBACK_MS), now, cal);
       const missed = occ.filter((o) => now - o.at > LATE_AFTER_MS);
       const lateOne = s.missedPolicy === 'late' ? missed[missed.length - 1] : undefined;
@@ -165,18 +183,10 @@ export function createScheduler(deps: { db: Db; runs: Runs; clock: Clock; calend
       }
     }
     if (items.length) await runs.claimAndIssue(items);
+    await repo.advanceCursors(db, due.map((s) => s.key), now);
     for (const s of due) {
       s.cursor = now;
-      await repo.advanceCursor(db, s.key, now);
       s.nextAt = await nextDue(s, now);
-    }
-    if (now - lastRecover >= 10_000) {
-      lastRecover = now;
-      await runs.recover((run) => planOfRun(run));
-    }
-    if (now - lastSweep >= 30_000) {
-      lastSweep = now;
-      await runs.sweepPending();
     }
   }
 

@@ -10,6 +10,8 @@ import type { Clock, Runs } from './runs.ts';
 type Report = Parameters<ReportListener>[0];
 
 const TASKS_TTL_MS = 10_000;
+/** Reports waiting for evaluation beyond this are dropped (and counted): strategies must never slow the ingest down. */
+const MAX_QUEUE = 50_000;
 
 interface Armed {
   task: TaskRow;
@@ -39,6 +41,8 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
   const byProject = new Map<number, { at: number; tasks: Armed[] } | Promise<{ at: number; tasks: Armed[] }>>();
   const since = new Map<string, number>();
   let pending = Promise.resolve();
+  let queued = 0;
+  let dropped = 0;
 
   async function armed(projectId: number): Promise<Armed[]> {
     const hit = byProject.get(projectId);
@@ -104,8 +108,15 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
   return {
     /** The core's "a report arrived": queued, evaluated in order off the ingest path. */
     onReport(r: Readonly<Report>) {
-      pending = pending.then(() => evaluate(r)).catch(deps.onError);
+      if (queued >= MAX_QUEUE) {
+        dropped++;
+        return;
+      }
+      queued++;
+      pending = pending.then(() => evaluate(r)).catch(deps.onError).finally(() => { queued--; });
     },
+    /** reports not evaluated because the queue was full */
+    dropped: () => dropped,
     /** Read the project's strategy tasks again on the next report (one changed in this process). */
     invalidate(projectId?: number) {
       if (projectId === undefined) byProject.clear();

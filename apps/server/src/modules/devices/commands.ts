@@ -285,6 +285,47 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
       return toCommandView(fresh, target);
     },
 
+    /**
+     * Many commands at once (the scheduler's due minute): the rows and their operation log rows in one transaction per
+     * chunk, then each sent to its device if reachable. Answers, in order, each command's id and status.
+     */
+    async createMany(items: { target: CommandTarget; input: CommandInput; issuer: CommandIssuer }[], ttlSeconds?: number): Promise<{ id: number; status: CommandStatus; error: string | null }[]> {
+      const out: { id: number; status: CommandStatus; error: string | null }[] = [];
+      for (let i = 0; i < items.length; i += 200) {
+        const chunk = items.slice(i, i + 200);
+        const now = Date.now();
+        const rows = await db.transaction().execute(async (trx) => {
+          const cmds = await trx.insertInto('device_command').values(chunk.map(({ target, input, issuer }) => {
+            const sleeps = DEVICE_TYPE_BY_CODE.get(target.deviceType)?.sleeps;
+            const ttl = ttlSeconds !== undefined ? ttlSeconds * 1000 : sleeps ? SLEEPER_TTL_MS : DEFAULT_TTL_MS;
+            return {
+              tenant_id: target.tenantId, project_id: target.projectId, device_id: target.id,
+              ...('action' in input ? { field_code: null, value: null, action: input.action } : { field_code: input.fieldCode, value: String(input.value), action: null }),
+              status: 'pending', error: null, user_id: issuer.userId, username: issuer.username, created_at: now, sent_at: null, finished_at: null, expires_at: now + ttl,
+            };
+          })).returningAll().execute();
+          await trx.insertInto('device_operation_log').values(cmds.map((cmd, j) => {
+            const { target, input, issuer } = chunk[j]!;
+            return {
+              tenant_id: target.tenantId, project_id: target.projectId, device_id: target.id, device_code: target.deviceCode, device_name: target.deviceName,
+              device_type: target.deviceType, command_id: cmd.id, user_id: issuer.userId, username: issuer.username,
+              operation: 'action' in input ? '设备操作' : '写入参数', detail: describeCommand(target.deviceType, cmd).slice(0, 200),
+              result: COMMAND_STATUS_LABELS.pending, at: now,
+            };
+          })).execute();
+          await trx.updateTable('device').set({ command_pending_at: now }).where('id', 'in', [...new Set(chunk.map((c) => c.target.id))]).execute();
+          return cmds;
+        });
+        emit(rows);
+        for (const [j, row] of rows.entries()) {
+          const target = chunk[j]!.target;
+          const sent = reachable(target, false) && (await send(target, row));
+          out.push({ id: row.id, status: sent ? 'sent' : 'pending', error: null });
+        }
+      }
+      return out;
+    },
+
     /** Sends what waits for a device that just connected or reported (one run per device at a time). */
     async deliverPending(deviceId: number): Promise<void> {
       if (delivering.has(deviceId)) {

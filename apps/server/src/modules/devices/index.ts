@@ -57,6 +57,9 @@ export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqt
      */
     issueCommand: (target: CommandTarget, input: CommandInput, issuer: CommandIssuer, opts: { ttl?: number } = {}) =>
       commands.create(target, input, issuer, opts.ttl),
+    /** Many commands at once (one transaction per chunk), each then sent if its device is reachable; ids in order. */
+    issueCommands: (items: { target: CommandTarget; input: CommandInput; issuer: CommandIssuer }[], opts: { ttl?: number } = {}) =>
+      commands.createMany(items, opts.ttl),
     awaitOutcome: commands.awaitOutcome,
     /** "a command finished" (acked, rejected, expired), in this process */
     onCommandFinished: commands.onFinished,
