@@ -28,6 +28,14 @@ registerPages(['exceptiondata'], () => import('../features/monitoring/pages/exce
 registerPages(['projectFaultDeviceList'], () => import('../features/monitoring/pages/fault-devices'));
 registerPages(['monitor'], () => import('../features/monitoring/pages/run-monitor'));
 
+// automation: week programs (one editor for 编程设置 / 温控器编程 / 编程方案), tasks of every kind, the overtime pool
+registerPages(['deviceprogram', 'thermostatprogram'], () => import('../features/automation/pages/week-programs'));
+registerPages(['programscheme'], () => import('../features/automation/pages/program-schemes'));
+registerPages(['task', 'scheduledTask', 'strategicsTask', 'holidayTask'], () => import('../features/automation/pages/tasks'));
+registerPages(['memoryScheduledTask'], () => import('../features/automation/pages/memory-scheduled-task'));
+registerPages(['overtimePool_n'], () => import('../features/automation/pages/overtime-pool'));
+registerPages(['thermostat'], () => import('../features/automation/pages/thermostats'));
+
 // live devices: the registry-driven monitor serves devicemonitor and every device-type page
 registerPages(['devicemonitor', ...MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code)], () => import('../features/devices/pages/device-monitor'));
 

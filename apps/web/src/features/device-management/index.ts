@@ -1,2 +1,3 @@
 /** The device-management feature's public entry. */
 export { QrButton } from './components/qr-button';
+export { dmApi, dmKeys } from './api';
