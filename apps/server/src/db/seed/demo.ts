@@ -161,6 +161,9 @@ async function seedDemoRules(db: Db) {
     severity: r.severity, notify_sms: 0, enabled: 1, active_from: null, active_to: null, updated_by: 'demo', created_at: now, updated_at: now,
   })));
   if (rows.length) await db.insertInto('monitor_rule').values(rows).execute();
+}
+
+/**
  * The floor-heating demo project runs on a schedule: a week program kept in the thermostats' memory (pushed by a
  * memory task a minute after the first start), a periodic task, and a strategy task on the room temperature — all
  * real, executed by the scheduler against the simulated devices.
