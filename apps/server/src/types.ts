@@ -2,8 +2,11 @@ import type { KelvinConfig } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Actor } from './lib/scope.ts';
 
-/** 'public' (no token), 'login' (any signed-in user) or a menu/element code the user must hold. */
-export type Access = 'public' | 'login' | (string & {});
+/**
+ * 'public' (no token), 'login' (any signed-in user), a menu/element code the user must hold, or several codes of which
+ * the user must hold one (the same call serves two screens, e.g. 编程设置 and 温控器编程).
+ */
+export type Access = 'public' | 'login' | (string & {}) | readonly [string, ...string[]];
 
 export interface AuthUser {
   id: number;

@@ -5,6 +5,7 @@ import { AppError } from '../lib/errors.ts';
 import { scopeOf, type Actor } from '../lib/scope.ts';
 import type { AuthService } from '../modules/auth/index.ts';
 import { redactUri } from '../lib/redact.ts';
+import type { Access } from '../types.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -62,7 +63,7 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
     const access = request.routeOptions.config?.access;
     if (!access || access === 'public') return;
     request.user = await opts.auth.authenticate(tokenOf(request));
-    if (access !== 'login' && !request.user.codes.has(access)) {
+    if (access !== 'login' && heldCode(access, request.user.codes) === null) {
       throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
     }
     request.actor = { user: request.user, scope: await scopeOf(app.db, request.user) };
@@ -81,7 +82,7 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
         tenant_id: request.user?.tenantId ?? 0,
         user_id: request.user?.id ?? null,
         username: request.user?.username ?? (typeof body?.username === 'string' ? body.username.slice(0, 64) : null),
-        menu_code: access === 'public' || access === 'login' ? null : access.split(':')[0],
+        menu_code: access === 'public' || access === 'login' ? null : (heldCode(access, request.user?.codes) ?? codesOf(access)[0]!).split(':')[0],
         operation: ((denied ? '拒绝访问：' : '') + describe(config.operation || '查询', request)).slice(0, 200),
         method: request.method,
         uri: redactUri(request.url).slice(0, 500),
@@ -94,6 +95,13 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
     }
     return payload;
   });
+}
+
+const codesOf = (access: Exclude<Access, 'public' | 'login'>): readonly string[] => (typeof access === 'string' ? [access] : access);
+
+/** The code of a route's access that the user holds (the screen they came through), or null. */
+function heldCode(access: Exclude<Access, 'public' | 'login'>, codes: ReadonlySet<string> | undefined): string | null {
+  return codesOf(access).find((c) => codes?.has(c)) ?? null;
 }
 
 /** The caller of a signed-in route (the access hook has set it; a public route has none). */

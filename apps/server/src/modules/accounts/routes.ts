@@ -126,27 +126,27 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
   // ---------------------------------------------------------------- groups (userGroup, groupmanagers)
   r.get('/api/v1/account/group', {
     schema: { tags, summary: '用户组（成员数、组长、合计余额）', querystring: accountGroupQuery },
-    config: { access: 'userGroup' },
+    config: { access: ['userGroup', 'groupmanagers'] },
   }, async (req) => ok(await accounts.groups(actorOf(req), req.query)));
 
   r.post('/api/v1/account/group', {
     schema: { tags, summary: '新建用户组', body: accountGroupBody },
-    config: { access: 'userGroup:btn_add', operation: '新建用户组' },
+    config: { access: ['userGroup:btn_add', 'groupmanagers:btn_add'], operation: '新建用户组' },
   }, async (req) => ok(await accounts.saveGroup(actorOf(req), null, req.body), '新建成功'));
 
   r.put('/api/v1/account/group/:id', {
     schema: { tags, summary: '修改用户组（组名、组长）', params: z.object({ id: positiveIdOf('用户组编号') }), body: accountGroupBody },
-    config: { access: 'userGroup:btn_edit', operation: '修改用户组' },
+    config: { access: ['userGroup:btn_edit', 'groupmanagers:btn_edit'], operation: '修改用户组' },
   }, async (req) => ok(await accounts.saveGroup(actorOf(req), req.params.id, req.body), '修改成功'));
 
   r.put('/api/v1/account/group/:id/members', {
     schema: { tags, summary: '设置用户组成员', params: z.object({ id: positiveIdOf('用户组编号') }), body: accountGroupMembers },
-    config: { access: 'userGroup:btn_edit', operation: '设置用户组成员' },
+    config: { access: ['userGroup:btn_edit', 'groupmanagers:btn_edit'], operation: '设置用户组成员' },
   }, async (req) => ok(await accounts.setMembers(actorOf(req), req.params.id, req.body.accountIds), '保存成功'));
 
   r.post('/api/v1/account/group/delete', {
     schema: { tags, summary: '删除用户组（成员保留，移出该组）', body: groupDeleteBody },
-    config: { access: 'userGroup:btn_del', operation: '删除用户组' },
+    config: { access: ['userGroup:btn_del', 'groupmanagers:btn_del'], operation: '删除用户组' },
   }, async (req) => ok(await accounts.removeGroups(actorOf(req), req.body.ids), '删除成功'));
 
   // ---------------------------------------------------------------- one account
@@ -206,7 +206,7 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
   // ---------------------------------------------------------------- deposits (user/admindeposit/…)
   r.post('/api/v1/user/admindeposit/:action', {
     schema: { tags, summary: '押金：collect 收取 | deduct 扣除 | refund 退还（请求头 Idempotency-Key）', params: depositActionParam, headers: keyHeader, body: depositBody },
-    config: { access: 'devicedeposit:deposit', operation: '押金收退' },
+    config: { access: ['devicedeposit:deposit', 'depositManage:deposit', 'depositManage_n:deposit'], operation: '押金收退' },
   }, async (req) => ok(await accounts.deposit(actorOf(req), req.params.action, req.body, key(req)), '操作成功'));
 
   // ---------------------------------------------------------------- orders (deviceWxOrder) and payment accounts

@@ -71,54 +71,54 @@ export async function automationRoutes(app: FastifyInstance, opts: { automation:
   tags = ['周程序'];
   r.get('/api/v1/weekprogram', {
     schema: { tags, summary: '周程序列表', querystring: programQuery },
-    config: { access: 'thermostatprogram' },
+    config: { access: ['thermostatprogram', 'deviceprogram'] },
   }, async (req) => ok(await automation.programs(actorOf(req).scope, req.query)));
 
   for (const url of ['/api/v1/weekprogram/', '/api/v1/weekprogram']) {
     r.post(url, {
       schema: { tags, summary: '新建周程序（每天的时段与写入字段；设备在内存中保存程序的类型随即下发）', body: weekProgramBody },
-      config: { access: 'thermostatprogram:btn_add', operation: '新建周程序' },
+      config: { access: ['thermostatprogram:btn_add', 'deviceprogram:btn_add'], operation: '新建周程序' },
     }, async (req) => ok(await automation.createProgram(actorOf(req), req.body), '新建成功'));
   }
 
   r.get('/api/v1/weekprogram/:id', {
     schema: { tags, summary: '一个周程序', params: idParam },
-    config: { access: 'thermostatprogram' },
+    config: { access: ['thermostatprogram', 'deviceprogram'] },
   }, async (req) => ok(await automation.program(actorOf(req).scope, req.params.id)));
 
   r.put('/api/v1/weekprogram/:id', {
     schema: { tags, summary: '修改周程序', params: idParam, body: weekProgramBody },
-    config: { access: 'thermostatprogram:btn_edit', operation: '修改周程序' },
+    config: { access: ['thermostatprogram:btn_edit', 'deviceprogram:btn_edit'], operation: '修改周程序' },
   }, async (req) => ok(await automation.updateProgram(actorOf(req), req.params.id, req.body), '修改成功'));
 
   r.post('/api/v1/weekprogram/delete', {
     schema: { tags, summary: '删除周程序', body: idsBody },
-    config: { access: 'thermostatprogram:btn_del', operation: '删除周程序' },
+    config: { access: ['thermostatprogram:btn_del', 'deviceprogram:btn_del'], operation: '删除周程序' },
   }, async (req) => ok(await automation.removePrograms(actorOf(req), req.body.ids), '删除成功'));
 
   r.post('/api/v1/weekprogram/executetask/:id', {
     schema: { tags, summary: '立即执行周程序（当前时段的设置；设备内存程序的类型重新下发程序）', params: idParam },
-    config: { access: 'thermostatprogram:btn_edit', operation: '立即执行周程序' },
+    config: { access: ['thermostatprogram:btn_edit', 'deviceprogram:btn_edit'], operation: '立即执行周程序' },
   }, async (req) => ok(await automation.executeProgram(actorOf(req), req.params.id), '已下发'));
 
   r.get('/api/v1/weekprogram/listbyarea/:id', {
     schema: { tags, summary: '区域（及其下级）设备所用的周程序', params: idParam },
-    config: { access: 'thermostatprogram' },
+    config: { access: ['thermostatprogram', 'deviceprogram'] },
   }, async (req) => ok(await automation.programsByArea(actorOf(req).scope, req.params.id)));
 
   r.get('/api/v1/weekprogram/listbydevice/:id', {
     schema: { tags, summary: '设备所用的周程序', params: idParam },
-    config: { access: 'thermostatprogram' },
+    config: { access: ['thermostatprogram', 'deviceprogram'] },
   }, async (req) => ok(await automation.programsByDevice(actorOf(req).scope, req.params.id)));
 
   r.get('/api/v1/weekprogram/:id/runs', {
     schema: { tags, summary: '周程序执行记录', params: idParam, querystring: runQuery },
-    config: { access: 'thermostatprogram' },
+    config: { access: ['thermostatprogram', 'deviceprogram'] },
   }, async (req) => ok(await automation.programRuns(actorOf(req).scope, req.params.id, req.query)));
 
   r.post('/api/v1/weekprogram/run/:runId/retry', {
     schema: { tags, summary: '重试周程序一次执行中失败的设备', params: runParam, body: retryBody },
-    config: { access: 'thermostatprogram:btn_edit', operation: '重试周程序失败设备' },
+    config: { access: ['thermostatprogram:btn_edit', 'deviceprogram:btn_edit'], operation: '重试周程序失败设备' },
   }, async (req) => ok(await automation.retry(actorOf(req), req.params.runId, 'program', req.body.deviceIds), '已重试'));
 
   // ── program schemes

@@ -153,27 +153,41 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
       .execute();
   }
 
-  async function send(target: Pick<CommandTarget, 'tenantCode' | 'deviceCode' | 'deviceType'>, row: CommandRow): Promise<boolean> {
+  /** Publishes a command to its device; false when the broker refused it (the command stays open). */
+  async function publish(target: Pick<CommandTarget, 'tenantCode' | 'deviceCode' | 'deviceType'>, row: CommandRow): Promise<boolean> {
     const value = typedValue(target.deviceType, row.field_code, row.value);
     const payload = row.action
       ? { id: row.id, action: row.action, fields: {} }
       : { id: row.id, fields: { [row.field_code!]: value } };
     try {
       await deps.mqtt!.publish(deviceTopic(target.tenantCode, target.deviceCode, 'down'), JSON.stringify(payload));
+      return true;
     } catch (err) {
       deps.onError(err);
       return false;
     }
+  }
+
+  /** Published commands become sent, in one statement; those that were pending get their log result and live event. */
+  async function markSent(rows: CommandRow[]) {
+    if (!rows.length) return;
     const now = Date.now();
     // an acknowledgement may already have come back: only open commands become (or stay) sent
     const updated = await db.updateTable('device_command').set({ status: 'sent', sent_at: now })
-      .where('id', '=', row.id).where('status', 'in', OPEN)
+      .where('id', 'in', rows.map((r) => r.id)).where('status', 'in', OPEN)
       .returning(['id', 'device_id', 'project_id', 'tenant_id', 'status', 'error'])
-      .executeTakeFirst();
-    if (updated && row.status === 'pending') {
-      await syncLogResults([row.id]);
-      emit([updated]);
+      .execute();
+    const wasPending = new Set(rows.filter((r) => r.status === 'pending').map((r) => r.id));
+    const fresh = updated.filter((u) => wasPending.has(u.id));
+    if (fresh.length) {
+      await syncLogResults(fresh.map((u) => u.id));
+      emit(fresh);
     }
+  }
+
+  async function send(target: Pick<CommandTarget, 'tenantCode' | 'deviceCode' | 'deviceType'>, row: CommandRow): Promise<boolean> {
+    if (!(await publish(target, row))) return false;
+    await markSent([row]);
     return true;
   }
 
@@ -320,10 +334,13 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
         emit(rows);
         rows.forEach((row, j) => created.push({ row, target: chunk[j]!.target }));
       }
+      // published a chunk at a time (the broker keeps each device's order), each chunk marked sent in one statement
       const out: { id: number; status: CommandStatus; error: string | null }[] = [];
-      for (const { row, target } of created) {
-        const sent = reachable(target, false) && (await send(target, row));
-        out.push({ id: row.id, status: sent ? 'sent' : 'pending', error: null });
+      for (let i = 0; i < created.length; i += 200) {
+        const chunk = created.slice(i, i + 200);
+        const published = await Promise.all(chunk.map(({ row, target }) => (reachable(target, false) ? publish(target, row) : false)));
+        await markSent(chunk.filter((_, j) => published[j]).map((c) => c.row));
+        chunk.forEach(({ row }, j) => out.push({ id: row.id, status: published[j] ? 'sent' : 'pending', error: null }));
       }
       return out;
     },

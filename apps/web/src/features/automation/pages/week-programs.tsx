@@ -80,6 +80,8 @@ export default function WeekProgramsPage() {
   const { pathname } = useLocation();
   const thermostatsOnly = pathname.includes('/thermostatprogram');
   const title = thermostatsOnly ? '温控器编程' : '编程设置';
+  // the server accepts either screen's codes for week programs; buttons follow the screen the user is on
+  const menu = thermostatsOnly ? PROGRAM_MENU : 'deviceprogram';
   const projectId = useProjectId();
   const qc = useQueryClient();
   const types = useProgrammableTypes(projectId, thermostatsOnly);
@@ -119,7 +121,7 @@ export default function WeekProgramsPage() {
         { name: 'keyword', label: '程序名称', placeholder: '输入名称' },
         { name: 'deviceType', label: '设备类型', kind: 'select', width: 160, options: types.list.map((t) => ({ value: t.code, label: t.name })) },
       ]}
-      toolbar={<Can code={`${PROGRAM_MENU}:btn_add`}><Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ kind: 'program', row: null })}>新增</Button></Can>}
+      toolbar={<Can code={`${menu}:btn_add`}><Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ kind: 'program', row: null })}>新增</Button></Can>}
       expandable={{ expandedRowRender: (p) => <div style={{ maxWidth: 900 }}><ProgramTimeline p={p} /></div> }}
       columns={[
         { title: '程序名称', dataIndex: 'name', width: 180, render: (v: string, p) => <span>{v}{p.memory && <><br /><Tag color="purple">设备内存执行</Tag></>}</span> },
@@ -131,7 +133,7 @@ export default function WeekProgramsPage() {
         {
           title: '启用', dataIndex: 'enabled', width: 70,
           render: (_, p) => (
-            <Can code={`${PROGRAM_MENU}:btn_edit`} fallback={p.enabled ? '是' : '否'}>
+            <Can code={`${menu}:btn_edit`} fallback={p.enabled ? '是' : '否'}>
               <Switch size="small" checked={p.enabled} loading={toggle.isPending && toggle.variables?.id === p.id} onChange={() => toggle.mutate(p)} aria-label="启用" />
             </Can>
           ),
@@ -140,14 +142,14 @@ export default function WeekProgramsPage() {
         {
           title: '操作', key: 'op', width: 250, fixed: 'right', render: (_, p) => (
             <Space size={0} wrap>
-              <Can code={`${PROGRAM_MENU}:btn_edit`}>
+              <Can code={`${menu}:btn_edit`}>
                 <Button type="link" size="small" onClick={() => setEditing({ kind: 'program', row: p })}>编辑</Button>
                 <Popconfirm title={`现在执行「${p.name}」？`} description={p.memory ? '把程序整体下发到设备' : '按当前时刻生效的时段向设备下发'} onConfirm={() => execute.mutate(p)}>
                   <Button type="link" size="small" icon={<PlayCircleOutlined />}>立即执行</Button>
                 </Popconfirm>
               </Can>
               <Button type="link" size="small" onClick={() => setHistory(p)}>执行记录</Button>
-              <Can code={`${PROGRAM_MENU}:btn_del`}>
+              <Can code={`${menu}:btn_del`}>
                 <Popconfirm title={`确定删除周程序「${p.name}」？`} description="设备保持当前状态，不再按此程序执行" onConfirm={() => remove.mutate(p.id)}>
                   <Button type="link" size="small" danger>删除</Button>
                 </Popconfirm>
@@ -166,7 +168,7 @@ export default function WeekProgramsPage() {
         { key: 'applied', label: '按设备 / 区域查看', children: <AppliedPrograms projectId={projectId} /> },
       ]} />
       <ProgramFormModal projectId={projectId} target={editing} thermostatsOnly={thermostatsOnly} onClose={() => setEditing(null)} />
-      <RunHistoryDrawer owner="program" id={history?.id ?? null} title={history?.name ?? ''} deviceType={history?.deviceType ?? null} menuCode={PROGRAM_MENU} onClose={() => setHistory(null)} />
+      <RunHistoryDrawer owner="program" id={history?.id ?? null} title={history?.name ?? ''} deviceType={history?.deviceType ?? null} menuCode={menu} onClose={() => setHistory(null)} />
     </PageContainer>
   );
 }
