@@ -50,6 +50,9 @@ let taskForPut: Record<string, unknown> = {};
 export const AUTOMATION_ROWS: Row[] = [
   // tasks: 'login' routes that check the codes of the task's kind (a once task: the task menu)
   { method: 'GET', path: '/api/v1/task', code: 'task', kind: 'object', url: () => `/api/v1/task?projectId=${A().projectId}&kind=once` },
+  { method: 'GET', path: '/api/v1/task/export', code: 'task:export', kind: 'object', url: () => `/api/v1/task/export?projectId=${A().projectId}&kind=once` },
+  { method: 'GET', path: '/api/v1/weekprogram/export', code: ['thermostatprogram:export', 'deviceprogram:export'], kind: 'object', url: () => `/api/v1/weekprogram/export?projectId=${A().projectId}` },
+  { method: 'GET', path: '/api/v1/overtimepool/export', code: 'overtimePool_n:export', kind: 'object', url: () => `/api/v1/overtimepool/export?projectId=${A().projectId}` },
   { method: 'GET', path: '/api/v1/task/{id}', code: 'task', kind: 'object', setup: newTask },
   { method: 'POST', path: '/api/v1/task', code: 'task:btn_add', kind: 'object', url: () => '/api/v1/task', setup: async () => { taskForPut = await taskBody(); return 0; }, body: () => taskForPut },
   { method: 'PUT', path: '/api/v1/task/{id}', code: 'task:btn_edit', kind: 'object', setup: async () => { taskForPut = await taskBody(); return newTask(); }, body: () => ({ ...taskForPut, name: uniq('A改名任务') }) },

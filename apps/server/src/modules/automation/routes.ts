@@ -2,9 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  enableBody, idsBody, overtimePoolBody, overtimeQuery, positiveIdOf, programQuery, programSchemeBody, retryBody, runQuery, taskBody, taskQuery, weekProgramBody,
+  RUN_STATUS, ResultCode, TASK_KINDS, TASK_KIND_MENUS, enableBody, idsBody, overtimePoolBody, overtimeQuery, positiveIdOf, programQuery, programSchemeBody, retryBody, runQuery, taskBody,
+  taskQuery, weekProgramBody, type OvertimePoolRow, type TaskRow, type WeekProgramRow,
 } from '@kelvin/contracts';
-import { ok } from '../../lib/errors.ts';
+import { AppError, ok } from '../../lib/errors.ts';
+import { cstTime, streamXlsx } from '../../lib/excel.ts';
+import { allPages } from '../imports/index.ts';
 import { actorOf } from '../../plugins/access.ts';
 import type { AutomationService } from './service.ts';
 
@@ -26,6 +29,30 @@ export async function automationRoutes(app: FastifyInstance, opts: { automation:
     schema: { tags, summary: '任务列表（kind: once 定时 | periodic 周期 | holiday 节假日 | strategy 策略 | memory 记忆周期；只列出有权查看的类型）', querystring: taskQuery },
     config: { access: 'login' },
   }, async (req) => ok(await automation.tasks(actorOf(req), req.query)));
+
+  r.get('/api/v1/task/export', {
+    schema: { tags, summary: '导出一类任务（Excel，同列表筛选；需要该类任务页面的导出权限）', querystring: taskQuery.omit({ pageNo: true, pageSize: true }) },
+    config: { access: 'login' },
+  }, async (req, reply) => {
+    const actor = actorOf(req);
+    const kind = req.query.kind;
+    if (!kind) throw new AppError(ResultCode.VALIDATION, '请选择要导出的任务类型');
+    if (!actor.user.codes.has(`${TASK_KIND_MENUS[kind]}:export`)) throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
+    const rows = allPages((pageNo, pageSize) => automation.tasks(actor, { ...req.query, kind, pageNo, pageSize }));
+    return streamXlsx<TaskRow>(reply, `${TASK_KINDS[kind]}.xlsx`, TASK_KINDS[kind], [
+      { header: '任务名称', width: 24, value: (t) => t.name },
+      { header: '规则', width: 36, value: (t) => t.description },
+      { header: '设备数', width: 8, value: (t) => t.deviceCount },
+      { header: '写入', width: 30, value: (t) => t.writes.map((w) => `${w.fieldCode}=${w.value}`).join('，') },
+      { header: '启用', width: 8, value: (t) => (t.enabled ? '是' : '否') },
+      { header: '下次执行', width: 20, value: (t) => (t.nextRunAt ? cstTime(t.nextRunAt) : null) },
+      { header: '上次执行', width: 20, value: (t) => (t.lastRunAt ? cstTime(t.lastRunAt) : null) },
+      { header: '上次结果', width: 12, value: (t) => (t.lastRunStatus ? RUN_STATUS[t.lastRunStatus] : null) },
+      { header: '备注', width: 24, value: (t) => t.remark },
+      { header: '修改人', width: 12, value: (t) => t.updatedBy },
+      { header: '修改时间', width: 20, value: (t) => cstTime(t.updatedAt) },
+    ], rows);
+  });
 
   r.get('/api/v1/task/:id', {
     schema: { tags, summary: '一个任务', params: idParam },
@@ -73,6 +100,26 @@ export async function automationRoutes(app: FastifyInstance, opts: { automation:
     schema: { tags, summary: '周程序列表', querystring: programQuery },
     config: { access: ['thermostatprogram', 'deviceprogram'] },
   }, async (req) => ok(await automation.programs(actorOf(req).scope, req.query)));
+
+  r.get('/api/v1/weekprogram/export', {
+    schema: { tags, summary: '导出周程序（Excel，同列表筛选）', querystring: programQuery.omit({ pageNo: true, pageSize: true }) },
+    config: { access: ['thermostatprogram:export', 'deviceprogram:export'] },
+  }, async (req, reply) => {
+    const s = actorOf(req).scope;
+    const rows = allPages((pageNo, pageSize) => automation.programs(s, { ...req.query, pageNo, pageSize }));
+    return streamXlsx<WeekProgramRow>(reply, '周程序.xlsx', '周程序', [
+      { header: '程序名称', width: 24, value: (p) => p.name },
+      { header: '设备类型', width: 18, value: (p) => p.typeName },
+      { header: '每周时段', width: 60, value: (p) => p.description.join('\n') },
+      { header: '节假日', width: 18, value: (p) => p.holidayRuleLabel },
+      { header: '设备数', width: 8, value: (p) => p.deviceCount },
+      { header: '执行方式', width: 12, value: (p) => (p.memory ? '下发到设备内存' : '服务器按时执行') },
+      { header: '启用', width: 8, value: (p) => (p.enabled ? '是' : '否') },
+      { header: '下次执行', width: 20, value: (p) => (p.nextRunAt ? cstTime(p.nextRunAt) : null) },
+      { header: '修改人', width: 12, value: (p) => p.updatedBy },
+      { header: '修改时间', width: 20, value: (p) => cstTime(p.updatedAt) },
+    ], rows);
+  });
 
   for (const url of ['/api/v1/weekprogram/', '/api/v1/weekprogram']) {
     r.post(url, {
@@ -149,6 +196,24 @@ export async function automationRoutes(app: FastifyInstance, opts: { automation:
     schema: { tags, summary: '超时池：房间每月批准的加班时长、标准时间外已用与剩余（小时）', querystring: overtimeQuery },
     config: { access: 'overtimePool_n' },
   }, async (req) => ok(await automation.overtime(actorOf(req).scope, req.query)));
+
+  r.get('/api/v1/overtimepool/export', {
+    schema: { tags, summary: '导出超时池（Excel，同列表筛选）', querystring: overtimeQuery.omit({ pageNo: true, pageSize: true }) },
+    config: { access: 'overtimePool_n:export' },
+  }, async (req, reply) => {
+    const s = actorOf(req).scope;
+    const rows = allPages((pageNo, pageSize) => automation.overtime(s, { ...req.query, pageNo, pageSize }));
+    return streamXlsx<OvertimePoolRow>(reply, '超时池.xlsx', '超时池', [
+      { header: '月份', width: 10, value: (o) => o.month },
+      { header: '房间', width: 24, value: (o) => o.areaName },
+      { header: '账户', width: 16, value: (o) => o.accountName },
+      { header: '标准时间依据', width: 24, value: (o) => o.programName },
+      { header: '每周标准时长（小时）', width: 14, value: (o) => o.standardHoursPerWeek },
+      { header: '批准时长（小时）', width: 14, value: (o) => o.approvedHours },
+      { header: '已用（小时）', width: 12, value: (o) => o.usedHours },
+      { header: '剩余（小时）', width: 12, value: (o) => o.leftHours },
+    ], rows);
+  });
 
   r.post('/api/v1/overtimepool', {
     schema: { tags, summary: '新建超时池（房间、月份、标准时间所依据的周程序、批准时长）', body: overtimePoolBody },

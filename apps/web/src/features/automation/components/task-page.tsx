@@ -71,6 +71,8 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
         fetchPage={automationApi.tasks}
         params={{ projectId, kind }}
         rowKey="id"
+        exportUrl="/api/v1/task/export"
+        exportCode={`${menu}:export`}
         filters={[{ name: 'keyword', label: '任务名称', placeholder: '输入名称' }]}
         toolbar={<Can code={`${menu}:btn_add`}><Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>新增</Button></Can>}
         columns={[

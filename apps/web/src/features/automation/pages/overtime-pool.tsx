@@ -104,6 +104,8 @@ export default function OvertimePoolPage() {
         fetchPage={automationApi.overtime}
         params={{ projectId, month }}
         rowKey="id"
+        exportUrl="/api/v1/overtimepool/export"
+        exportCode="overtimePool_n:export"
         toolbar={<Can code={POOL_EDIT_CODE}><Button type="primary" icon={<PlusOutlined />} onClick={() => open('new')}>新增</Button></Can>}
         columns={[
           { title: '房间', dataIndex: 'areaName', width: 160 },

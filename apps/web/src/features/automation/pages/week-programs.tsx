@@ -117,6 +117,8 @@ export default function WeekProgramsPage() {
       fetchPage={automationApi.programs}
       params={{ projectId }}
       rowKey="id"
+      exportUrl="/api/v1/weekprogram/export"
+      exportCode={`${menu}:export`}
       filters={[
         { name: 'keyword', label: '程序名称', placeholder: '输入名称' },
         { name: 'deviceType', label: '设备类型', kind: 'select', width: 160, options: types.list.map((t) => ({ value: t.code, label: t.name })) },
