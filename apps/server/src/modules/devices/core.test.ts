@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import ExcelJS from 'exceljs';
 import { createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
 import { connectDevice, createTestDevice, upPayload, waitFor } from './test-fixtures.ts';
@@ -32,7 +32,8 @@ describe('设备核心：指令', () => {
     expect(outcome).toEqual({ commandId: cmd.id, status: 'acked', error: null });
     // the event ends the wait, not the once-a-second read
     expect(Date.now() - started).toBeLessThan(900);
-    expect(heard).toContain(cmd.id);
+    // the listeners run right after the commit; the wait may end first (its read sees the committed row)
+    await vi.waitFor(() => expect(heard).toContain(cmd.id));
     const scope = { userId: 0, tenantId: a.tenantId, isPlatform: false, projectIds: null };
     const log = await core().devices.operationLog(scope, { deviceId: dev.id }).orderBy('id', 'desc').execute();
     expect(log[0]).toMatchObject({ command_id: cmd.id, username: '定时任务', result: '已执行' });
