@@ -17,9 +17,10 @@ async function expectEveryColumnReachable(table: Locator) {
   await table.locator('.ant-table-content, .ant-table-body').first().evaluate((el) => { el.scrollLeft = el.scrollWidth; });
   const last = free.filter({ hasText: titles.at(-1)! }).first();
   await expect(last).toBeVisible();
-  const box = (await last.boundingBox())!;
+  // the sticky header follows the body's scroll on its scroll event: wait for it to arrive
   const op = (await fixedRight.boundingBox())!;
-  expect(box.x + box.width, `「${titles.at(-1)}」被操作列遮挡`).toBeLessThanOrEqual(op.x + 1);
+  await expect.poll(async () => { const b = (await last.boundingBox())!; return b.x + b.width; }, { message: `「${titles.at(-1)}」被操作列遮挡` }).toBeLessThanOrEqual(op.x + 1);
+  const box = (await last.boundingBox())!;
   expect(box.x, `「${titles.at(-1)}」看不到`).toBeGreaterThan(0);
   await table.locator('.ant-table-content, .ant-table-body').first().evaluate((el) => { el.scrollLeft = 0; });
 }
