@@ -21,24 +21,6 @@ export function compareAreaNames(a: string, b: string): number {
   return areaCollator.compare(a, b);
 }
 
-const BILLING_METHODS = [
-  '按时间当量固定单价', '按能量当量固定单价', '按计量热量固定单价', '阶梯价格（按结算周期）',
-  '按时间当量分摊', '按能量当量分摊', '按面积分摊', '两部制热价分摊', '通断时间面积法分摊', '混合分摊',
-];
-
-/** Billing schemes 1–21 (design §8): odd = prepaid, even = postpaid, two per method; 21 deposit-based flat fee. */
-export const BILLING_SCHEMES: { value: number; name: string }[] = [
-  ...BILLING_METHODS.flatMap((m, i) => [
-    { value: i * 2 + 1, name: `${m}（预付费）` },
-    { value: i * 2 + 2, name: `${m}（后付费）` },
-  ]),
-  { value: 21, name: '押金制固定费用' },
-];
-
-export function billingSchemeName(value: number | null | undefined): string | null {
-  return value == null ? null : BILLING_SCHEMES.find((s) => s.value === value)?.name ?? `方案 ${value}`;
-}
-
 export interface AreaTreeNode {
   id: number;
   label: string;

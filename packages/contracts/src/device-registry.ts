@@ -120,6 +120,8 @@ interface Entry {
   actions?: DeviceAction[];
   /** keeps a week program in memory, written to this field (see DeviceTypeDef.programField) */
   programField?: string;
+  /** cut-off / reconnect writes (DeviceTypeDef.supply); default: power f00 0/1 when the type has a writable f00 */
+  supply?: { field: string; off: number; on: number } | null;
 }
 
 const WIRED = { heartbeatSeconds: 600, reportSeconds: 30 };
@@ -279,6 +281,7 @@ const ENTRIES: Record<string, Entry> = {
       enumField('f33', '阀门控制', { 0: '自动', 1: '强制开', 2: '强制关' }, true, 0),
     ],
     listFields: ['f00', 'f03', 'f04', 'f06', 'f33', 'f30', 'f31'],
+    supply: { field: 'f33', off: 2, on: 0 },
   },
   deviceAG2420: {
     category: 'billingThermostat', projectTypes: ['PT2013', 'PT2017'], ...CELLULAR,
@@ -347,6 +350,8 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = Object.entries(ENTRIES).ma
     listFields: e.listFields,
     actions: e.actions ?? COMMON_ACTIONS,
     programField: e.programField ?? null,
+    supply: e.supply !== undefined ? e.supply : e.fields.some((f) => f.code === 'f00' && f.writable) && ['thermostat', 'billingThermostat', 'onOffController', 'electricMeter', 'airCabinet', 'distributor'].includes(e.category)
+      ? { field: 'f00', off: 0, on: 1 } : null,
   };
 });
 

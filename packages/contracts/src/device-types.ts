@@ -79,6 +79,11 @@ export interface DeviceTypeDef {
    * of `programField` and it reports the program back; the server does not execute the slots itself.
    */
   programField: string | null;
+  /**
+   * How the prepaid loop stops and restores supply (design §8 cut-off / reconnect): the field written and its values
+   * (power off / on, valve forced closed / automatic, relay open / closed). null = the type cannot cut supply (meters).
+   */
+  supply: { field: string; off: number; on: number } | null;
 }
 
 /** Operations sent as commands without a field write (spec §7.3 refreshdevice, operation/{id}?eventType). */

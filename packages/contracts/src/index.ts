@@ -15,3 +15,4 @@ export * from './monitoring.ts';
 export * from './exceptions.ts';
 export * from './accounts.ts';
 export * from './automation.ts';
+export * from './billing.ts';

@@ -15,6 +15,7 @@ import * as m007 from './migrations/007-monitoring.ts';
 import * as m008 from './migrations/008-automation.ts';
 import * as m009 from './migrations/009-exceptions.ts';
 import * as m010 from './migrations/010-accounts.ts';
+import * as m011 from './migrations/011-billing.ts';
 
 export type Db = Kysely<Database>;
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '008-automation': m008,
   '009-exceptions': m009,
   '010-accounts': m010,
+  '011-billing': m011,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.

@@ -671,6 +671,42 @@ export interface AutomationOvertimeTable {
   updated_at: Millis;
 }
 
+// ── billing (migration 011)
+export interface BillingTariffTable { id: Generated<number>; tenant_id: number; project_id: number; scheme: number; doc: string; effective_from: Millis; remark: string | null; created_by: string | null; created_at: Millis }
+export interface BillingDeviceParamTable { id: Generated<number>; tenant_id: number; project_id: number; device_id: number; charge_rate: string; rated_power: string; base_fee_fen: number; effective_from: Millis; created_by: string | null; created_at: Millis }
+export interface BillingShareTeamTable { id: Generated<number>; tenant_id: number; project_id: number; name: string; remark: string | null; updated_by: string | null; updated_at: Millis; created_at: Millis }
+export interface BillingShareMemberTable { id: Generated<number>; tenant_id: number; team_id: number; account_id: number }
+export interface BillingDeviceRelationTable { id: Generated<number>; tenant_id: number; team_id: number; device_id: number; role: string }
+export interface BillingProjectPlanTable {
+  id: Generated<number>; tenant_id: number; project_id: number; name: string; metering_method_type: string; price: string; effective_from: Millis;
+  remark: string | null; updated_by: string | null; updated_at: Millis; created_at: Millis;
+}
+export interface BillingDevicePlanTable { id: Generated<number>; tenant_id: number; plan_id: number; device_id: number; effective_from: Millis; created_at: Millis }
+export interface BillingRunTable {
+  id: Generated<number>; tenant_id: number; project_id: number; scheme: number; period_from: Millis; period_until: Millis;
+  /** running | done */
+  state: string; accounts: number; lines: number; total_fen: number;
+  /** JSON RunGap[] */
+  gaps: string; trigger: string; started_at: Millis; finished_at: Millis | null;
+}
+export interface BillingLineTable {
+  id: Generated<number>; tenant_id: number; project_id: number; run_id: number; account_id: number; seq: number; device_id: number | null; method: string; label: string;
+  quantity: number; unit: string; unit_price: string; amount_fen: number; period_from: Millis; period_until: Millis; entry_id: number | null; bill_id: number | null;
+}
+export interface BillingReadingTable {
+  id: Generated<number>; run_id: number; device_id: number; field_code: string; start_ts: Millis | null; start_value: number | null; end_ts: Millis | null; end_value: number | null; use: number;
+}
+export interface BillingBillTable {
+  id: Generated<number>; tenant_id: number; project_id: number; account_id: number; period: string; period_from: Millis; period_until: Millis; amount_fen: number; lines: number;
+  /** issued | paid */
+  status: string; issued_at: Millis; due_at: Millis; paid_at: Millis | null; pay_method: string | null; paid_by: string | null; entry_id: number | null;
+}
+export interface BillingSupplyTable {
+  id: Generated<number>; tenant_id: number; project_id: number; account_id: number; device_id: number; balance_event_id: number; action: string; status: string; attempts: number;
+  command_id: number | null; last_error: string | null; next_try_at: Millis | null; created_at: Millis; updated_at: Millis;
+}
+export interface BillingEventDoneTable { balance_event_id: number; handled_at: Millis }
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -730,4 +766,17 @@ export interface Database {
   automation_run_result: AutomationRunResultTable;
   automation_cooldown: AutomationCooldownTable;
   automation_overtime: AutomationOvertimeTable;
+  billing_tariff: BillingTariffTable;
+  billing_device_param: BillingDeviceParamTable;
+  billing_share_team: BillingShareTeamTable;
+  billing_share_member: BillingShareMemberTable;
+  billing_device_relation: BillingDeviceRelationTable;
+  billing_project_plan: BillingProjectPlanTable;
+  billing_device_plan: BillingDevicePlanTable;
+  billing_run: BillingRunTable;
+  billing_line: BillingLineTable;
+  billing_reading: BillingReadingTable;
+  billing_bill: BillingBillTable;
+  billing_supply: BillingSupplyTable;
+  billing_event_done: BillingEventDoneTable;
 }
