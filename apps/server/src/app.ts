@@ -32,6 +32,7 @@ import { createFactoryTestService, factoryTestRoutes } from './modules/factory-t
 import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
 import { createAccounts, type Accounts } from './modules/accounts/index.ts';
 import { createAutomation, type Automation, type Clock } from './modules/automation/index.ts';
+import { createBilling, type Billing } from './modules/billing/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -47,6 +48,8 @@ export interface Kelvin {
   accounts: Accounts;
   /** week programs, tasks, the scheduler */
   automation: Automation;
+  /** the billing engine (tariffs, runs, bills, the prepaid loop) */
+  billing: Billing;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -133,6 +136,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     groupMembers: (groupIds) => deviceManagement.groupMembers(groupIds),
   });
 
+  const billing = createBilling({ db, projects, core: devices, accounts: accounts.accounts, onError: onError('billing') });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
@@ -182,6 +187,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await monitoring.routes(app);
   await accounts.routes(app);
   await automation.routes(app);
+  await billing.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -203,6 +209,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     monitoring,
     accounts,
     automation,
+    billing,
     firstStart: { admin, demo },
     async close() {
       await app.close();
