@@ -57,18 +57,21 @@ export function billingSchemeName(value: number | null | undefined): string | nu
   return value == null ? null : schemeOf(value)?.name ?? `方案 ${value}`;
 }
 
-/** What each method reads from the device registry (cumulative counters; use = end − start). */
+/**
+ * What each method reads from the device registry (cumulative counters; use = end − start). Time-based methods read
+ * run time per fan speed (f20–f22) and, on types without fan speeds (floor heating, 4G on/off), the valve-open hours f30.
+ */
 export const METHOD_FIELDS: Record<BillingMethod, { fields: string[]; unit: string }> = {
-  timeEquivalent: { fields: ['f20', 'f21', 'f22'], unit: 'h' },
-  energyEquivalent: { fields: ['f20', 'f21', 'f22'], unit: 'kWh' },
+  timeEquivalent: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'h' },
+  energyEquivalent: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'kWh' },
   heat: { fields: ['f60'], unit: 'GJ' },
   ladder: { fields: ['f70'], unit: 'kWh' },
-  shareTime: { fields: ['f20', 'f21', 'f22'], unit: 'h' },
-  shareEnergy: { fields: ['f20', 'f21', 'f22'], unit: 'kWh' },
+  shareTime: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'h' },
+  shareEnergy: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'kWh' },
   shareArea: { fields: [], unit: 'm²' },
   heatTwoPart: { fields: ['f60'], unit: 'GJ' },
   onOffTimeArea: { fields: ['f30'], unit: 'h' },
-  shareMixed: { fields: ['f20', 'f21', 'f22'], unit: 'h' },
+  shareMixed: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'h' },
   flat: { fields: [], unit: '月' },
 };
 
@@ -316,7 +319,7 @@ export interface RunResult { runId: number | null; accounts: number; lines: numb
 
 export const RUN_STATES = { running: '计算中', done: '已完成' } as const;
 export type BillingRunState = keyof typeof RUN_STATES;
-export const GAP_KINDS = { noReading: '期间无读数', stale: '读数中断', reset: '表计更换或清零', noDevice: '账户无计费设备' } as const;
+export const GAP_KINDS = { noReading: '期间无读数', stale: '读数中断', reset: '表计更换或清零', noDevice: '账户无计费设备', noTeam: '未加入分摊组或分摊组未关联总表', unallocated: '无法分配' } as const;
 export type GapKind = keyof typeof GAP_KINDS;
 export interface RunGap { accountId: number | null; deviceId: number | null; deviceName: string | null; fieldCode: string | null; kind: GapKind; from: number; to: number; note: string }
 

@@ -37,6 +37,20 @@ const dayStart = (d: string) => Date.parse(`${d}T00:00:00+08:00`);
 export const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${p.slice(-4)}` : '****');
 export const maskIdNumber = (s: string | null) => (s ? `${s.slice(0, 4)}${'*'.repeat(Math.max(0, s.length - 8))}${s.slice(-4)}` : null);
 const moverOf = (actor: Actor): Mover => ({ id: actor.user.id, name: actor.user.name || actor.user.username });
+/** The billing engine as the mover of its charges. */
+const ENGINE: Mover = { id: null, name: '计费引擎' };
+
+/** An account as the billing engine bills it. */
+export interface BillingAccount {
+  id: number;
+  tenantId: number;
+  name: string;
+  phone: string;
+  createdAt: number;
+  balanceFen: number;
+  rooms: { id: number; name: string; area: number }[];
+  deviceIds: number[];
+}
 
 export function createAccountService(deps: { db: Db; projects: ProjectService; device: DeviceLookup; readings?: ReadingsLookup; onError(err: unknown): void }) {
   const { db, projects } = deps;
@@ -325,6 +339,57 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
         events.push(...p.events);
         return { entryId: p.entryId, balanceFen: p.balanceFen, depositFen: p.depositFen };
       });
+    },
+
+    /**
+     * A charge by the billing engine: system work for a run a user with the right asked for (or the schedule), so no
+     * caller scope; the ledger names 计费引擎 as the mover. Idempotent on the key like every money move.
+     */
+    async systemCharge(tenantId: number, id: number, b: ChargeBody, key: string): Promise<MoneyMoveResult> {
+      const scope: Scope = { userId: 0, tenantId, isPlatform: false, projectIds: null };
+      const events: BalanceEvent[] = [];
+      const { result, replayed } = await once(db, tenantId, key, requestHash('charge', id, b), async (trx) => {
+        const acc = await lockedAccount(trx, scope, id);
+        const p = await post(trx, acc, { kind: 'charge', amountFen: -b.amountFen, reason: b.reason, causeType: b.causeType ?? null, causeId: b.causeId ?? null, idemKey: key }, ENGINE);
+        events.push(...p.events);
+        return { entryId: p.entryId, balanceFen: p.balanceFen, depositFen: p.depositFen };
+      });
+      if (!replayed) emit(events);
+      return result;
+    },
+
+    /** The active accounts of a project as the billing engine sees them: rooms with their floor area, devices named on the account. */
+    async billingAccounts(projectId: number): Promise<BillingAccount[]> {
+      const accounts = await db.selectFrom('account').select(['id', 'tenant_id', 'name', 'phone', 'created_at', 'balance_fen'])
+        .where('project_id', '=', projectId).where('status', '=', 'active').orderBy('id').execute();
+      if (!accounts.length) return [];
+      const ids = accounts.map((a) => a.id);
+      const rooms: { account_id: number; id: number; name: string; floor_area: number | null }[] = [];
+      const devices: { account_id: number; device_id: number }[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        rooms.push(...await db.selectFrom('account_room').innerJoin('area', 'area.id', 'account_room.room_id')
+          .select(['account_room.account_id', 'area.id', 'area.name', 'area.floor_area']).where('account_room.account_id', 'in', chunk).where('account_room.active', '=', 1).execute());
+        devices.push(...await db.selectFrom('account_device').select(['account_id', 'device_id']).where('account_id', 'in', chunk).execute());
+      }
+      const byAccount = <T extends { account_id: number }>(rows: T[]) => rows.reduce((m, r) => m.set(r.account_id, [...(m.get(r.account_id) ?? []), r]), new Map<number, T[]>());
+      const roomsOf = byAccount(rooms);
+      const devicesOf = byAccount(devices);
+      return accounts.map((a) => ({
+        id: a.id, tenantId: a.tenant_id, name: a.name, phone: a.phone, createdAt: Number(a.created_at), balanceFen: Number(a.balance_fen),
+        rooms: (roomsOf.get(a.id) ?? []).map((r) => ({ id: r.id, name: r.name, area: r.floor_area ?? 0 })),
+        deviceIds: (devicesOf.get(a.id) ?? []).map((d) => d.device_id),
+      }));
+    },
+
+    /** One account for the prepaid loop's notices (any tenant: the event named it). */
+    async brief(id: number) {
+      const a = await db.selectFrom('account').select(['id', 'tenant_id', 'project_id', 'name', 'phone', 'status', 'balance_fen']).where('id', '=', id).executeTakeFirst();
+      if (!a) return null;
+      const rooms = await db.selectFrom('account_room').innerJoin('area', 'area.id', 'account_room.room_id').select(['area.id', 'area.name'])
+        .where('account_room.account_id', '=', id).where('account_room.active', '=', 1).execute();
+      const devices = await db.selectFrom('account_device').select('device_id').where('account_id', '=', id).execute();
+      return { ...a, balance_fen: Number(a.balance_fen), rooms, deviceIds: devices.map((d) => d.device_id) };
     },
 
     async refund(actor: Actor, id: number, b: RefundBody, key: string): Promise<RefundResult> {
