@@ -184,8 +184,9 @@ export const DEFAULT_TARIFF: TariffDoc = {
 
 // ---------------------------------------------------------------- per-device parameters (device20030para, deviceAG2420para, devicebasefee, updatechrgrate)
 
+const paramDeviceIds = z.array(positiveId('设备')).min(1, '请选择设备').max(1000, '一次最多 1000 台');
 export const deviceParamBody = z.object({
-  deviceIds: z.array(positiveId('设备')).min(1, '请选择设备').max(1000, '一次最多 1000 台'),
+  deviceIds: paramDeviceIds,
   /** multiplies the device's use (计费系数, default 1) */
   chargeRate: coefficient('计费系数').optional(),
   /** rated capacity in kW (energy equivalent = T_eq × rated power) */
@@ -213,6 +214,11 @@ export interface DeviceParamRow {
   updatedBy: string | null;
 }
 export const DEFAULT_DEVICE_PARAMS = { chargeRate: '1', ratedPower: '3.5', baseFeeFen: 0 } as const;
+/** Old clients send the coefficient as a number (1.2) as well as text. */
+const legacyCoefficient = (label: string) => z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), coefficient(label));
+/** POST /api/v1/device/updatechrgrate and updatepower (spec §7.3): tenantId is ignored (the caller's scope decides), effectiveFrom defaults to now. */
+export const updateChargeRateBody = z.object({ tenantId: z.unknown().optional(), deviceIds: paramDeviceIds, chargeRate: legacyCoefficient('计费系数'), effectiveFrom: ms('生效时间').optional() });
+export const updatePowerBody = z.object({ tenantId: z.unknown().optional(), deviceIds: paramDeviceIds, ratedPower: legacyCoefficient('额定功率'), effectiveFrom: ms('生效时间').optional() });
 
 // ---------------------------------------------------------------- share teams, members, device relations (groupexpsshare, devicerelation)
 
@@ -222,6 +228,7 @@ export const shareTeamBody = z.object({
   remark: z.string().trim().max(200).optional().default(''),
 });
 export type ShareTeamBody = z.infer<typeof shareTeamBody>;
+export const shareTeamQuery = pageQuery.extend({ projectId: positiveId('项目').optional() });
 export interface ShareTeamRow {
   shareTeamId: number;
   projectId: number;
@@ -239,6 +246,9 @@ export const shareGroupBody = z.object({
   shareTeamId: positiveId('分摊组'),
   accountIds: z.array(positiveId('账户')).min(1, '请选择账户').max(2000),
 });
+export const shareGroupQuery = pageQuery.extend({ shareTeamId: positiveId('分摊组') });
+/** move a member to another team of the same project */
+export const shareMemberMoveBody = z.object({ shareTeamId: positiveId('分摊组') });
 export interface ShareMemberRow { id: number; shareTeamId: number; accountId: number; accountName: string; rooms: string; area: number }
 
 export const DEVICE_RELATION_ROLES = { total: '总表（计入总费用）', public: '公共区域表（公共费用）' } as const;
@@ -248,6 +258,8 @@ export const deviceRelationBody = z.object({
   deviceIds: z.array(positiveId('设备')).min(1, '请选择设备').max(200),
   role: z.enum(['total', 'public'], { error: '关联类型只能是总表或公共区域表' }),
 });
+export const deviceRelationQuery = pageQuery.extend({ shareTeamId: positiveId('分摊组').optional(), projectId: positiveId('项目').optional() })
+  .refine((q) => q.shareTeamId !== undefined || q.projectId !== undefined, { message: '请选择分摊组或项目', path: ['shareTeamId'] });
 export interface DeviceRelationRow { id: number; shareTeamId: number; deviceId: number; deviceCode: string; deviceName: string; deviceType: string; role: DeviceRelationRole }
 
 // ---------------------------------------------------------------- metering plans (interaction project plan, device plan)
@@ -263,12 +275,14 @@ export const projectPlanBody = z.object({
   remark: z.string().trim().max(200).optional().default(''),
 });
 export type ProjectPlanBody = z.infer<typeof projectPlanBody>;
+export const projectPlanQuery = pageQuery.extend({ projectId: positiveId('项目') });
 export interface ProjectPlanRow extends ProjectPlanBody { projectPlanId: number; devices: number; updatedBy: string | null; updatedAt: number }
 export const devicePlanBody = z.object({
   projectPlanId: positiveId('计费方案'),
   deviceIds: z.array(positiveId('设备')).min(1, '请选择设备').max(1000),
   effectiveFrom: ms('生效时间'),
 });
+export const devicePlanQuery = pageQuery.extend({ projectPlanId: positiveId('计费方案') });
 export interface DevicePlanRow { id: number; projectPlanId: number; deviceId: number; deviceCode: string; deviceName: string; deviceType: string; effectiveFrom: number }
 
 // ---------------------------------------------------------------- the quote calculator (POST /api/v1/billing/quote) — contract fixed by issue 12

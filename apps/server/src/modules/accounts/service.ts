@@ -29,6 +29,9 @@ export type ReadingsLookup = (deviceIds: number[]) => Promise<{ device_id: numbe
 
 export type BalanceListener = (event: BalanceEvent) => void | Promise<void>;
 
+/** An account with its active rooms and their floor area (m²), as billing's share teams read it. */
+export interface AccountWithRooms { id: number; projectId: number; name: string; status: AccountStatus; rooms: { id: number; path: string; floorArea: number }[]; area: number }
+
 const CST = 8 * 3_600_000;
 const ymd = (ms: number) => new Date(ms + CST).toISOString().slice(0, 10).replace(/-/g, '');
 /** Start of a YYYY-MM-DD day in Asia/Shanghai, as ms epoch. */
@@ -277,6 +280,28 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
 
     async get(actor: Actor, id: number): Promise<AccountDto> {
       return (await toDtos(actor, [await accountRow(db, actor.scope, id)], true))[0];
+    },
+
+    /**
+     * Accounts inside the scope (absent when not visible) with their active rooms and the rooms' floor area in m²:
+     * billing's share teams check membership and weigh shares by area through this read.
+     */
+    async withRooms(scope: Scope, accountIds: number[]): Promise<Map<number, AccountWithRooms>> {
+      const ids = [...new Set(accountIds)];
+      const out = new Map<number, AccountWithRooms>();
+      if (!ids.length) return out;
+      const [rows, rooms, areas] = await Promise.all([
+        repo.accountsOf(db, scope).select(['id', 'project_id', 'name', 'status']).where('id', 'in', ids).execute(),
+        repo.roomsOf(db, ids),
+        db.selectFrom('account_room').innerJoin('area', 'area.id', 'account_room.room_id').select(['area.id', 'area.floor_area'])
+          .where('account_room.account_id', 'in', ids).where('account_room.active', '=', 1).execute(),
+      ]);
+      const floorArea = new Map(areas.map((r) => [r.id, Number(r.floor_area ?? 0)]));
+      for (const r of rows) {
+        const mine = (rooms.get(r.id) ?? []).map((x) => ({ id: x.id, path: x.path, floorArea: floorArea.get(x.id) ?? 0 }));
+        out.set(r.id, { id: r.id, projectId: r.project_id, name: r.name, status: r.status as AccountStatus, rooms: mine, area: Math.round(mine.reduce((s, x) => s + x.floorArea, 0) * 1e4) / 1e4 });
+      }
+      return out;
     },
 
     async create(actor: Actor, b: AccountCreate): Promise<{ id: number }> {
