@@ -138,9 +138,10 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
       if (doc.ladder.cycle === 'month') return `${p.year}-${String(p.month).padStart(2, '0')}`;
       return String(p.month >= doc.ladder.startMonth ? p.year : p.year - 1);
     };
+    // a step's use belongs to the interval it was consumed in: the instant just before its end reading
     const bucketOf = (ts: number) => {
       const s = segAt(ts);
-      return `${s.index}|${kindAt(s.version.doc, ts)}|${cycleOf(s.version.doc, ts)}`;
+      return `${s.index}|${kindAt(s.version.doc, ts - 1)}|${cycleOf(s.version.doc, ts)}`;
     };
 
     // who is billed: active accounts, their devices (named on the account or in its rooms), share teams

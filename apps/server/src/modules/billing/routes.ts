@@ -25,7 +25,7 @@ export async function billingRoutes(app: FastifyInstance, opts: { service: Billi
 
   r.post('/api/v1/billing/quote', {
     schema: { tags, summary: '计费试算（ladder 阶梯 | timeEquivalent 时间当量 | heatTwoPart 两部制 | share 分摊 | onOffTimeArea 通断时间面积法）', body: quoteBody },
-    config: { access: 'login' },
+    config: { access: 'login', operation: false },
   }, async (req) => {
     try {
       return ok(quote(req.body));
@@ -75,12 +75,12 @@ export async function billingRoutes(app: FastifyInstance, opts: { service: Billi
 
   r.post('/api/v1/device/calcdevicechargedatasummary', {
     schema: { tags, summary: '设备计费汇总（时间范围内每台设备的用量与金额）', body: chargeDataBody },
-    config: { access: ['equipmentBilling_n', 'ag2410chargedata', 'jffa2020x1'] },
+    config: { access: ['equipmentBilling_n', 'ag2410chargedata', 'jffa2020x1'], operation: false },
   }, async (req) => ok(await service.chargeSummary(actorOf(req), req.body)));
 
   r.post('/api/v1/device/calcdevicechargedatadetail', {
     schema: { tags, summary: '设备计费明细（含起止读数）', body: chargeDataBody },
-    config: { access: ['equipmentBilling_n', 'ag2410chargedata', 'jffa2020x1'] },
+    config: { access: ['equipmentBilling_n', 'ag2410chargedata', 'jffa2020x1'], operation: false },
   }, async (req) => ok(await service.chargeDetail(actorOf(req), req.body)));
 
   r.get('/api/v1/billing/bills', {
