@@ -217,6 +217,13 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
     return { updated: rows.length };
   }
 
+  /** Names of share teams and of plans are unique in their project (the screens pick them by name). */
+  async function ensureUniqueName(table: 'billing_share_team' | 'billing_project_plan', projectId: number, name: string, exceptId: number | null) {
+    let q = db.selectFrom(table).select('id').where('project_id', '=', projectId).where('name', '=', name);
+    if (exceptId !== null) q = q.where('id', '!=', exceptId);
+    if (await q.executeTakeFirst()) throw invalid(`该项目已有名为「${name}」的${table === 'billing_share_team' ? '分摊组' : '计费方案'}`, ['name']);
+  }
+
   // ------------------------------------------------------------------------------- share teams
 
   const teamsOf = (scope: Scope) => scoped(db.selectFrom('billing_share_team'), scope);
@@ -224,11 +231,6 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
     const row = await teamsOf(scope).selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('分摊组');
     return row;
-  }
-  async function ensureTeamName(projectId: number, name: string, exceptId: number | null) {
-    let q = db.selectFrom('billing_share_team').select('id').where('project_id', '=', projectId).where('name', '=', name);
-    if (exceptId !== null) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw invalid(`该项目已有名为「${name}」的分摊组`, ['name']);
   }
   /** Rows of a team-owned table (members, relations) by id, all inside the scope's teams, or 404. */
   async function ownedByTeams(scope: Scope, table: 'billing_share_member' | 'billing_device_relation', ids: number[], what: string) {
@@ -433,7 +435,7 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
       const team = id === null ? null : await teamRow(actor.scope, id);
       const p = await projects.project(actor.scope, b.projectId);
       if (team && team.project_id !== p.id) throw invalid('分摊组不能换项目', ['projectId']);
-      await ensureTeamName(p.id, b.name, id);
+      await ensureUniqueName('billing_share_team', p.id, b.name, id);
       const now = Date.now();
       const values = { name: b.name, remark: b.remark || null, updated_by: byName(actor), updated_at: now };
       if (!team) {
@@ -569,9 +571,7 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
       const plan = id === null ? null : await planRow(actor.scope, id);
       const p = await projects.project(actor.scope, b.projectId);
       if (plan && plan.project_id !== p.id) throw invalid('计费方案不能换项目', ['projectId']);
-      let dup = db.selectFrom('billing_project_plan').select('id').where('project_id', '=', p.id).where('name', '=', b.name);
-      if (plan) dup = dup.where('id', '!=', plan.id);
-      if (await dup.executeTakeFirst()) throw invalid(`该项目已有名为「${b.name}」的计费方案`, ['name']);
+      await ensureUniqueName('billing_project_plan', p.id, b.name, id);
       // a new price (or method, or start) may not reach into a billed period; a new name or remark may
       const pricing = !plan || plan.price !== b.price || plan.metering_method_type !== b.meteringMethodType || plan.effective_from !== b.effectiveFrom;
       if (pricing) await refuseBilled(p.id, b.effectiveFrom);
