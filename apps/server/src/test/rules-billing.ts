@@ -42,6 +42,33 @@ async function newDevicePlan() {
   return (await w.ok('GET', `/api/v1/billing/deviceplan?projectPlanId=${projectPlanId}`, A().token)).rows[0].id as number;
 }
 
+// ---- engine fixtures: rows written straight into the engine's tables (a run, a bill, a supply action of tenant A)
+let runSeq = 0;
+async function newRun() {
+  const from = 1_000_000 + ++runSeq * 1000;
+  return (await w.k.db.insertInto('billing_run').values({
+    tenant_id: A().tenantId, project_id: pid(), scheme: 1, period_from: from, period_until: from + 500, state: 'done', accounts: 0, lines: 0, total_fen: 0, gaps: '[]',
+    trigger: 'manual', started_at: Date.now(), finished_at: Date.now(),
+  }).returning('id').executeTakeFirstOrThrow()).id;
+}
+async function newBill() {
+  const accountId = await newAccount();
+  return (await w.k.db.insertInto('billing_bill').values({
+    tenant_id: A().tenantId, project_id: pid(), account_id: accountId, period: '2026-09', period_from: 0, period_until: 1, amount_fen: 1234, lines: 1, status: 'issued',
+    issued_at: Date.now(), due_at: Date.now() + 86_400_000, paid_at: null, pay_method: null, paid_by: null, entry_id: null,
+  }).returning('id').executeTakeFirstOrThrow()).id;
+}
+async function newSupply() {
+  const [accountId, deviceId] = [await newAccount(), await newDevice()];
+  return (await w.k.db.insertInto('billing_supply').values({
+    tenant_id: A().tenantId, project_id: pid(), account_id: accountId, device_id: deviceId, balance_event_id: 900_000 + ++runSeq, action: 'cutoff', status: 'failed', attempts: 1,
+    command_id: null, last_error: '设备未响应', next_try_at: null, created_at: Date.now(), updated_at: Date.now(),
+  }).returning('id').executeTakeFirstOrThrow()).id;
+}
+const RUN_READERS = ['equipmentBilling_n', 'equipmentCostShare_n', 'ag2410chargedata', 'expensebill', 'jffa2020x1'];
+const CHARGE_DATA = ['equipmentBilling_n', 'ag2410chargedata', 'jffa2020x1'];
+const range = () => ({ projectId: pid(), startTime: Date.now() - 86_400_000, endTime: Date.now() });
+
 /** the objects a row's body names besides its path id */
 let otherTeam = 0;
 let device = 0;
@@ -108,4 +135,33 @@ export const BILLING_ROWS: Row[] = [
     body: (id) => ({ projectPlanId: plan, deviceIds: [id], effectiveFrom: Date.now() }),
   },
   { method: 'POST', path: '/api/v1/billing/deviceplan/delete', code: ['addDevicePlan_n:btn_del', 'jffa2020x1:btn_edit'], kind: 'object', setup: newDevicePlan, body: (id) => ({ ids: [id] }) },
+  // ---- the engine: quote, runs, lines, charge data, expense bills, supply actions
+  {
+    method: 'POST', path: '/api/v1/billing/quote', code: 'login', kind: 'self',
+    body: () => ({ method: 'timeEquivalent', params: { price: '1.2', k: { low: '0.6', mid: '0.8', high: '1' } }, inputs: { hours: { low: 10, mid: 5, high: 2.5 } } }),
+  },
+  { method: 'POST', path: '/api/v1/billing/run', code: 'equipmentBilling_n:btn_add', kind: 'object', body: () => ({ projectId: pid() }) },
+  { method: 'GET', path: '/api/v1/billing/runs', code: RUN_READERS, kind: 'object', url: () => `/api/v1/billing/runs?projectId=${pid()}` },
+  { method: 'GET', path: '/api/v1/billing/runs/{id}', code: RUN_READERS, kind: 'object', setup: newRun },
+  { method: 'GET', path: '/api/v1/billing/lines', code: RUN_READERS, kind: 'object', url: () => `/api/v1/billing/lines?projectId=${pid()}` },
+  {
+    method: 'GET', path: '/api/v1/billing/lines/export', code: ['equipmentBilling_n:export', 'equipmentCostShare_n:export', 'ag2410chargedata:export', 'expensebill:export'], kind: 'object',
+    url: () => `/api/v1/billing/lines/export?projectId=${pid()}`,
+  },
+  { method: 'POST', path: '/api/v1/device/calcdevicechargedatasummary', code: CHARGE_DATA, kind: 'object', body: range },
+  { method: 'POST', path: '/api/v1/device/calcdevicechargedatadetail', code: CHARGE_DATA, kind: 'object', body: range },
+  { method: 'GET', path: '/api/v1/billing/bills', code: 'expensebill', kind: 'object', url: () => `/api/v1/billing/bills?projectId=${pid()}` },
+  { method: 'GET', path: '/api/v1/billing/bills/export', code: 'expensebill:export', kind: 'object', url: () => `/api/v1/billing/bills/export?projectId=${pid()}` },
+  {
+    method: 'POST', path: '/api/v1/billing/bills/issue', code: 'expensebill:btn_add', kind: 'object',
+    // a postpaid scheme from now on (the project's October is over, so it can be closed)
+    setup: async () => { await w.ok('POST', `/api/v1/billing/tariff/${pid()}`, A().token, { ...DEFAULT_TARIFF, scheme: 2, effectiveFrom: Date.now(), remark: `${MARK}后付费` }); return pid(); },
+    body: () => ({ projectId: pid(), period: '2026-10' }),
+  },
+  {
+    method: 'POST', path: '/api/v1/billing/bills/{id}/pay', code: 'expensebill:btn_edit', kind: 'object', setup: newBill, body: () => ({ method: 'cash' }),
+    headers: () => ({ 'idempotency-key': `rule-${uniq('pay')}` }),
+  },
+  { method: 'GET', path: '/api/v1/billing/supply', code: ['equipmentBilling_n', 'userRegister_n'], kind: 'object', url: () => `/api/v1/billing/supply?projectId=${pid()}` },
+  { method: 'POST', path: '/api/v1/billing/supply/{id}/retry', code: 'equipmentBilling_n:btn_edit', kind: 'object', setup: newSupply },
 ];

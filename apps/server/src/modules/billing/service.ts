@@ -100,6 +100,7 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     },
 
     async runs(actor: Actor, q: z.infer<typeof billingRunQuery>) {
+      if (q.projectId) await projects.project(actor.scope, q.projectId);
       let query = runsOf(actor);
       if (q.projectId) query = query.where('billing_run.project_id', '=', q.projectId);
       const page = await paginate(query, q, (b) => b.orderBy('billing_run.period_until', 'desc').orderBy('billing_run.id', 'desc'));
@@ -113,12 +114,14 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     },
 
     async lines(actor: Actor, q: LineQuery) {
+      if (q.projectId) await projects.project(actor.scope, q.projectId);
       const query = filterLines(actor, q);
       const page = await paginate(query, q, (b) => b.orderBy('billing_line.period_until', 'desc').orderBy('billing_line.account_id').orderBy('billing_line.seq'));
       return { total: page.total, rows: await toLines(page.rows), totalFen: await sumFen(query) };
     },
 
     async *lineRows(actor: Actor, q: Omit<LineQuery, 'pageNo' | 'pageSize'>) {
+      if (q.projectId) await projects.project(actor.scope, q.projectId);
       let last = Number.MAX_SAFE_INTEGER;
       for (;;) {
         const rows = await filterLines(actor, q).where('billing_line.id', '<', last).orderBy('billing_line.id', 'desc').limit(500).execute();
@@ -160,6 +163,7 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     // ---------------------------------------------------------------- expense bills (postpaid)
 
     async bills(actor: Actor, q: z.infer<typeof billQuery>) {
+      if (q.projectId) await projects.project(actor.scope, q.projectId);
       const now = Date.now();
       let query = billsOf(actor);
       if (q.projectId) query = query.where('billing_bill.project_id', '=', q.projectId);
@@ -235,6 +239,7 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     // ---------------------------------------------------------------- supply actions
 
     async supply(actor: Actor, q: z.infer<typeof supplyQuery>) {
+      if (q.projectId) await projects.project(actor.scope, q.projectId);
       let query = scoped(db.selectFrom('billing_supply').innerJoin('account', 'account.id', 'billing_supply.account_id').innerJoin('device', 'device.id', 'billing_supply.device_id'),
         actor.scope, { tenant: 'billing_supply.tenant_id', project: 'billing_supply.project_id' })
         .select(['billing_supply.id', 'billing_supply.project_id', 'billing_supply.account_id', 'account.name as account_name', 'billing_supply.device_id', 'device.device_name',
