@@ -26,28 +26,29 @@ export const billingConfigApi = {
 
   deviceParams: (q: Query) => http.get<Page<DeviceParamRow>>(`${B}/deviceparams`, q),
   saveDeviceParams: (body: DeviceParamSave) => http.post<{ updated: number }>(`${B}/deviceparams`, body),
-  deviceParamHistory: (deviceId: number) => http.get<DeviceParamRow[] | Page<DeviceParamRow>>(`${B}/deviceparams/${deviceId}/history`),
+  /** the device's versions, newest first */
+  deviceParamHistory: (deviceId: number, q: Query) => http.get<Page<DeviceParamRow>>(`${B}/deviceparams/${deviceId}/history`, q),
 
   shareTeams: (q: Query) => http.get<Page<ShareTeamRow>>(`${B}/shareteam`, q),
-  createShareTeam: (body: ShareTeamBody) => http.post<ShareTeamRow>(`${B}/shareteam`, body),
-  updateShareTeam: (id: number, body: ShareTeamBody) => http.put<ShareTeamRow>(`${B}/shareteam/${id}`, body),
-  removeShareTeams: (ids: number[]) => http.post<{ deleted: number }>(`${B}/shareteam/delete`, { ids }),
+  createShareTeam: (body: ShareTeamBody) => http.post<{ id: number }>(`${B}/shareteam`, body),
+  updateShareTeam: (id: number, body: ShareTeamBody) => http.put<{ id: number }>(`${B}/shareteam/${id}`, body),
+  removeShareTeams: (ids: number[]) => http.post<{ removed: number }>(`${B}/shareteam/delete`, { ids }),
 
   shareMembers: (q: Query) => http.get<Page<ShareMemberRow>>(`${B}/sharegroup`, q),
   addShareMembers: (shareTeamId: number, accountIds: number[]) => http.post<{ added: number }>(`${B}/sharegroup`, { shareTeamId, accountIds }),
-  moveShareMember: (id: number, shareTeamId: number) => http.put<ShareMemberRow>(`${B}/sharegroup/${id}`, { shareTeamId }),
-  removeShareMembers: (ids: number[]) => http.post<{ deleted: number }>(`${B}/sharegroup/delete`, { ids }),
+  moveShareMember: (id: number, shareTeamId: number) => http.put<{ id: number }>(`${B}/sharegroup/${id}`, { shareTeamId }),
+  removeShareMembers: (ids: number[]) => http.post<{ removed: number }>(`${B}/sharegroup/delete`, { ids }),
 
   deviceRelations: (q: Query) => http.get<Page<DeviceRelationRow>>(`${B}/devicerelation`, q),
-  addDeviceRelations: (shareTeamId: number, deviceIds: number[], role: DeviceRelationRole) => http.post<{ added: number }>(`${B}/devicerelation`, { shareTeamId, deviceIds, role }),
-  removeDeviceRelations: (ids: number[]) => http.post<{ deleted: number }>(`${B}/devicerelation/delete`, { ids }),
+  addDeviceRelations: (shareTeamId: number, deviceIds: number[], role: DeviceRelationRole) => http.post<{ added: number; updated: number }>(`${B}/devicerelation`, { shareTeamId, deviceIds, role }),
+  removeDeviceRelations: (ids: number[]) => http.post<{ removed: number }>(`${B}/devicerelation/delete`, { ids }),
 
   projectPlans: (q: Query) => http.get<Page<ProjectPlanRow>>(`${B}/projectplan`, q),
-  createProjectPlan: (body: ProjectPlanBody) => http.post<ProjectPlanRow>(`${B}/projectplan`, body),
-  updateProjectPlan: (id: number, body: ProjectPlanBody) => http.put<ProjectPlanRow>(`${B}/projectplan/${id}`, body),
-  removeProjectPlans: (ids: number[]) => http.post<{ deleted: number }>(`${B}/projectplan/delete`, { ids }),
+  createProjectPlan: (body: ProjectPlanBody) => http.post<{ id: number }>(`${B}/projectplan`, body),
+  updateProjectPlan: (id: number, body: ProjectPlanBody) => http.put<{ id: number }>(`${B}/projectplan/${id}`, body),
+  removeProjectPlans: (ids: number[]) => http.post<{ removed: number }>(`${B}/projectplan/delete`, { ids }),
 
   devicePlans: (q: Query) => http.get<Page<DevicePlanRow>>(`${B}/deviceplan`, q),
   addDevicePlans: (projectPlanId: number, deviceIds: number[], effectiveFrom: number) => http.post<{ added: number }>(`${B}/deviceplan`, { projectPlanId, deviceIds, effectiveFrom }),
-  removeDevicePlans: (ids: number[]) => http.post<{ deleted: number }>(`${B}/deviceplan/delete`, { ids }),
+  removeDevicePlans: (ids: number[]) => http.post<{ removed: number }>(`${B}/deviceplan/delete`, { ids }),
 };

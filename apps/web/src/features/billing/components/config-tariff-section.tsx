@@ -47,7 +47,7 @@ export interface TariffSectionProps {
   /** the section's values in the history */
   historyColumns: TableColumnsType<TariffVersionDto>;
   /** beside the form (the 计费试算 panel reads the form being edited) */
-  aside?: (form: FormInstance<SectionValues>) => ReactNode;
+  aside?: (form: FormInstance<SectionValues>, current: TariffVersionDto) => ReactNode;
   /** below the form (projectpara's money settings) */
   after?: (projectId: number) => ReactNode;
   formWidth?: number;
@@ -128,7 +128,7 @@ function TariffSection({ projectId, code, keys, children, historyColumns, aside,
             </Can>
           </Form>
         </Card>
-        {aside && <div style={{ flex: '1 1 380px', maxWidth: 560 }}>{aside(form)}</div>}
+        {aside && <div style={{ flex: '1 1 380px', maxWidth: 560 }}>{aside(form, cur)}</div>}
       </div>
       {after?.(projectId)}
       <DataTable<TariffVersionDto>

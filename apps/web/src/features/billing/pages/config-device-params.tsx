@@ -206,11 +206,7 @@ function HistoryDrawer({ device, money, onClose }: { device: DeviceParamRow | nu
       {device && (
         <DataTable<DeviceParamRow>
           queryKey={billingKeys.deviceParamHistory(device.deviceId)}
-          fetchPage={async ({ pageNo, pageSize }) => {
-            const r = await billingConfigApi.deviceParamHistory(device.deviceId);
-            const all = Array.isArray(r) ? r : r.rows;
-            return { total: all.length, rows: all.slice((pageNo - 1) * pageSize, pageNo * pageSize) };
-          }}
+          fetchPage={(q) => billingConfigApi.deviceParamHistory(device.deviceId, q)}
           rowKey={(r) => `${r.effectiveFrom}:${r.updatedBy}:${r.chargeRate}:${r.ratedPower}:${r.baseFeeFen}`}
           defaultPageSize={10}
           columns={[
