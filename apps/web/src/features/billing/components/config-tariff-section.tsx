@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Alert, App, Card, Empty, Form, Input, Spin, Tag, Typography, type FormInstance, type TableColumnsType } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { billingSchemeName, type TariffBody, type TariffDoc, type TariffVersionDto } from '@kelvin/contracts';
@@ -76,6 +76,9 @@ function TariffSection({ projectId, code, keys, children, historyColumns, aside,
   const [form] = Form.useForm<SectionValues>();
   const current = useQuery({ queryKey: billingKeys.tariff(projectId), queryFn: () => billingConfigApi.tariff(projectId) });
   const cur = current.data;
+  /** the versions that changed this screen's part (filled with the history) */
+  const changed = useRef(new Set<number>());
+  const first = useRef<number | null>(null);
 
   useEffect(() => {
     if (!cur) return;
@@ -124,29 +127,41 @@ function TariffSection({ projectId, code, keys, children, historyColumns, aside,
               <Input.TextArea rows={2} maxLength={200} placeholder="修改原因（可不填），记入修改记录" />
             </Form.Item>
             <Can code={`${code}:btn_edit`}>
-              <PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>
+              <PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then(
+                // the whole store, not only the fields on screen (the last ladder tier's bound has no input)
+                () => save.mutate(form.getFieldsValue(true) as SectionValues),
+                () => undefined,
+              )}>保存</PreventClickButton>
             </Can>
           </Form>
         </Card>
         {aside && <div style={{ flex: '1 1 380px', maxWidth: 560 }}>{aside(form, cur)}</div>}
       </div>
       {after?.(projectId)}
+      <div data-testid="tariff-history">
       <DataTable<TariffVersionDto>
         title="修改记录"
         queryKey={billingKeys.tariffVersions(projectId)}
         fetchPage={async ({ pageNo, pageSize }) => {
-          // the whole history comes in one answer (a version per save); the table pages it here
+          // the whole history comes in one answer (a version per save); the table pages it here, and marks the
+          // versions that changed this screen's part (the list is newest first: compare with the next one down; the
+          // first save has nothing before it to compare with)
           const all = await billingConfigApi.tariffVersions(projectId);
+          const part = (v: TariffVersionDto) => JSON.stringify(pick(docOf(v), keys));
+          changed.current = new Set(all.filter((v, i) => i < all.length - 1 && part(v) !== part(all[i + 1]!)).map((v) => v.id));
+          first.current = all.at(-1)?.id ?? null;
           return { total: all.length, rows: all.slice((pageNo - 1) * pageSize, pageNo * pageSize) };
         }}
         rowKey="id"
         defaultPageSize={10}
         columns={[
           {
-            title: '生效时间', dataIndex: 'effectiveFrom', width: 200, render: (v: number, r) => (
+            title: '生效时间', dataIndex: 'effectiveFrom', width: 250, render: (v: number, r) => (
               <span>
                 {formatDateTime(v, 'YYYY-MM-DD HH:mm')}{' '}
                 {r.id === cur.id ? <Tag color="green">当前生效</Tag> : v > Date.now() ? <Tag color="orange">待生效</Tag> : null}
+                {changed.current.has(r.id) && <Tag color="blue" data-testid="section-changed">本页修改</Tag>}
+                {first.current === r.id && <Tag>首次保存</Tag>}
               </span>
             ),
           },
@@ -157,6 +172,7 @@ function TariffSection({ projectId, code, keys, children, historyColumns, aside,
           { title: '备注', dataIndex: 'remark', width: 180, render: (v: string) => v || '—' },
         ]}
       />
+      </div>
     </>
   );
 }

@@ -70,9 +70,9 @@ function ParamsTable({ code, screen, projectId }: { code: string; screen: Screen
 
   return (
     <>
-      {screen.types && screen.types.length > 1 && (
+      {screen.types && (present.length ? present : screen.types).length > 1 && (
         <Radio.Group optionType="button" value={type} onChange={(e) => { setType(e.target.value as string); setSelected([]); }}
-          options={screen.types.map((t) => ({ value: t, label: typeName(t) }))} />
+          options={(present.length ? present : screen.types).map((t) => ({ value: t, label: typeName(t) }))} />
       )}
       <DataTable<DeviceParamRow>
         queryKey={billingKeys.deviceParams(projectId)}
@@ -202,7 +202,7 @@ function EditDialog({ screen, projectId, devices, onClose, onSaved }: { screen: 
 
 function HistoryDrawer({ device, money, onClose }: { device: DeviceParamRow | null; money: boolean; onClose: () => void }) {
   return (
-    <AppDrawer open={!!device} title={`计费参数记录 · ${device?.deviceName ?? ''}`} size={760} onClose={onClose} destroyOnHidden>
+    <AppDrawer rootClassName="kv-billing-drawer" open={!!device} title={`计费参数记录 · ${device?.deviceName ?? ''}`} size={760} onClose={onClose} destroyOnHidden>
       {device && (
         <DataTable<DeviceParamRow>
           queryKey={billingKeys.deviceParamHistory(device.deviceId)}

@@ -77,7 +77,8 @@ function TwoPartTrial({ form }: { form: FormInstance<SectionValues> }) {
 }
 
 function OnOffTrial({ form, onOffScheme }: { form: FormInstance<SectionValues>; onOffScheme: boolean }) {
-  const price = Form.useWatch('price', form) as string | undefined;
+  // preserve: the price has no input on this screen unless the scheme is 通断时间面积法
+  const price = Form.useWatch('price', { form, preserve: true }) as string | undefined;
   return (
     <QuoteTrial<{ buildingHeatGJ: number; rooms: Room[] }>
       title="计费试算（通断时间面积法）"

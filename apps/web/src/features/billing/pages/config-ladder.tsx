@@ -53,7 +53,9 @@ export default function LadderPage() {
           initialValues={{ usedBefore: 0, use: 100 }}
           build={async (inputs) => {
             const v = await form.validateFields(['price', ['ladder', 'tiers']], { recursive: true });
-            return { method: 'ladder', params: { price: v.price!, tiers: v.ladder!.tiers }, inputs };
+            // the tiers from the store: the last one's bound (null) has no input, so validateFields leaves it out
+            const tiers = (form.getFieldValue(['ladder', 'tiers']) as Tier[]).map((t, i, all) => ({ upTo: i === all.length - 1 ? null : t.upTo, add: t.add }));
+            return { method: 'ladder', params: { price: v.price!, tiers }, inputs };
           }}
         >
           <FieldGrid>
@@ -73,7 +75,7 @@ function LadderFields() {
   const cycle = Form.useWatch(['ladder', 'cycle'], form) as string | undefined;
   const price = Form.useWatch('price', form) as string | undefined;
   const tiers = ((Form.useWatch(['ladder', 'tiers'], form) ?? []) as Partial<Tier>[]).filter(Boolean);
-  const cols = '64px 170px 1fr 150px 120px 40px';
+  const cols = '56px 130px 150px minmax(110px, 1fr) 90px 32px';
   return (
     <>
       <FieldGrid columns={3}>
@@ -95,7 +97,7 @@ function LadderFields() {
           {(fields, { add, remove }, { errors }) => (
             <div data-testid="ladder-tiers">
               <div style={{ display: 'grid', gridTemplateColumns: cols, gap: 8, color: 'rgba(0,0,0,0.55)', fontSize: 12, marginBottom: 4 }}>
-                <span>档位</span><span>上限（kWh）</span><span>加价（元/kWh）</span><span>用电量范围</span><span>电价（元/kWh）</span><span />
+                <span>档位</span><span>上限（kWh）</span><span>加价（元/kWh）</span><span>用电量范围</span><span>电价（元）</span><span />
               </div>
               {fields.map((f, i) => {
                 const last = i === fields.length - 1;
@@ -106,11 +108,11 @@ function LadderFields() {
                       <Typography.Text type="secondary" style={{ lineHeight: '32px' }}>不设上限</Typography.Text>
                     ) : (
                       <Form.Item name={[f.name, 'upTo']} rules={[{ required: true, message: '请填写上限' }]} style={{ marginBottom: 8 }}>
-                        <InputNumber min={1} precision={2} style={{ width: '100%' }} aria-label={`第 ${i + 1} 档上限`} />
+                        <InputNumber min={1} style={{ width: '100%' }} aria-label={`第 ${i + 1} 档上限`} />
                       </Form.Item>
                     )}
                     <Form.Item name={[f.name, 'add']} rules={[zodRule(ladder.tiers.element.shape.add)]} style={{ marginBottom: 8 }}>
-                      <PriceInput unit="元/kWh" placeholder="如 0.05" />
+                      <PriceInput unit="元" placeholder="如 0.05" />
                     </Form.Item>
                     <Typography.Text style={{ lineHeight: '32px' }}>{tierRange(tiers, i)}</Typography.Text>
                     <Typography.Text style={{ lineHeight: '32px' }}>{addPrices(price, tiers[i]?.add) ?? '—'}</Typography.Text>

@@ -126,7 +126,7 @@ function PlanDevicesDrawer({ plan, onClose }: { plan: ProjectPlanRow | null; onC
     },
   });
   return (
-    <AppDrawer open={!!plan} title={`方案设备 · ${plan?.name ?? ''}`} size={860} onClose={onClose} destroyOnHidden>
+    <AppDrawer rootClassName="kv-billing-drawer" open={!!plan} title={`方案设备 · ${plan?.name ?? ''}`} size={860} onClose={onClose} destroyOnHidden>
       {plan && (
         <DataTable<DevicePlanRow>
           queryKey={billingKeys.devicePlans(plan.projectPlanId)}
@@ -134,7 +134,11 @@ function PlanDevicesDrawer({ plan, onClose }: { plan: ProjectPlanRow | null; onC
           params={{ projectPlanId: plan.projectPlanId }}
           rowKey="id"
           defaultPageSize={10}
-          toolbar={<Can code="addDevicePlan_n:btn_add"><Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(addDevicePlanPath(plan.projectPlanId))}>添加设备</Button></Can>}
+          toolbar={<Can code="addDevicePlan_n:btn_add"><Button type="primary" icon={<PlusOutlined />} onClick={() => {
+            // the list stays cached behind the next screen: its drawer must not
+            onClose();
+            navigate(addDevicePlanPath(plan.projectPlanId));
+          }}>添加设备</Button></Can>}
           columns={[
             { title: '设备编号', dataIndex: 'deviceCode', width: 160 },
             { title: '设备名称', dataIndex: 'deviceName', width: 180 },

@@ -140,7 +140,7 @@ function MembersDrawer({ projectId, team, onClose }: { projectId: number; team: 
   });
   const others = (teams.data?.rows ?? []).filter((t) => t.shareTeamId !== teamId);
   return (
-    <AppDrawer open={!!team} title={`分摊组成员 · ${team?.name ?? ''}`} size={920} onClose={onClose} destroyOnHidden>
+    <AppDrawer rootClassName="kv-billing-drawer" open={!!team} title={`分摊组成员 · ${team?.name ?? ''}`} size={920} onClose={onClose} destroyOnHidden>
       {team && (
         <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
           <Can code="groupexpsshare:btn_add">

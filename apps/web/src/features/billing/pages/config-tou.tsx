@@ -81,11 +81,11 @@ function TouFields({ unit }: { unit: string }) {
         >
           {(fields, { add, remove }, { errors }) => (
             <div data-testid="tou-periods">
-              <div style={{ display: 'grid', gridTemplateColumns: '48px 140px 140px 1fr 40px', gap: 8, color: 'rgba(0,0,0,0.55)', fontSize: 12, marginBottom: 4 }}>
+              <div style={{ display: 'grid', gridTemplateColumns: '48px 140px 140px 150px 40px', gap: 8, color: 'rgba(0,0,0,0.55)', fontSize: 12, marginBottom: 4 }}>
                 <span>序号</span><span>开始</span><span>结束</span><span>类型</span><span />
               </div>
               {fields.map((f, i) => (
-                <div key={f.key} data-testid="tou-period" style={{ display: 'grid', gridTemplateColumns: '48px 140px 140px 1fr 40px', gap: 8, alignItems: 'start' }}>
+                <div key={f.key} data-testid="tou-period" style={{ display: 'grid', gridTemplateColumns: '48px 140px 140px 150px 40px', gap: 8, alignItems: 'start' }}>
                   <Typography.Text style={{ lineHeight: '32px' }}>{i + 1}</Typography.Text>
                   <Form.Item name={[f.name, 'start']} {...timeProps} rules={[{ required: true, message: '请选择开始时间' }]} style={{ marginBottom: 8 }}>
                     <TimePicker format="HH:mm" minuteStep={5} needConfirm={false} allowClear={false} aria-label={`第 ${i + 1} 段开始`} style={{ width: '100%' }} />
