@@ -45,6 +45,11 @@ async function quote(panel: Locator, total: string) {
   await expect(panel.getByTestId('quote-total')).toHaveText(total);
 }
 
+/** a dialog saved: wait until it has faded out (before a photograph or the next row lookup) */
+async function dialogGone(page: Page) {
+  await expect(page.locator('.ant-modal-wrap:visible')).toHaveCount(0);
+}
+
 /** a TimePicker: type the time and confirm */
 async function setTime(input: Locator, hhmm: string) {
   await input.click();
@@ -129,6 +134,7 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await page.getByLabel('包月费（元/月·台）').fill('120');
   await saveTariff(page, 'E2E 包月费');
   await expect(firstHistoryRow(page)).toContainText('120');
+  await history(page).scrollIntoViewIfNeeded();
   await shot(page, 'billing-scheme');
 
   // 5. 4G 计费方案: price 2 元/h, k 0.6/0.8/1; 10 h low + 5 h mid + 2 h high → T当量 = 6 + 4 + 2 = 12 h → 24.00 元
@@ -165,10 +171,12 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await page.getByLabel('电表倍率').fill('40');
   await saveTariff(page, 'E2E 倍率');
   await expect(firstHistoryRow(page)).toContainText('40');
+  await history(page).scrollIntoViewIfNeeded();
   await shot(page, 'billing-factor-electric');
   await go('businesscenter', 'billingFactorSolar_n', chongming);
   await page.getByLabel('上网电价（元/kWh）').fill('0.4');
   await saveTariff(page, 'E2E 上网电价');
+  await history(page).scrollIntoViewIfNeeded();
   await shot(page, 'billing-factor-solar');
 
   // 8. 空调计费参数: batch 计费系数 1.2 on both 20030 thermostats; the history of one shows it
@@ -182,6 +190,7 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await edit.getByLabel('计费系数').fill('1.2');
   await edit.getByRole('button', { name: btn('保存') }).click();
   await expect(page.getByText('已修改 2 台设备的计费参数')).toBeVisible();
+  await dialogGone(page);
   await expect(rows.first()).toContainText('1.2');
   await expect(rows.first()).toContainText('demo');
   await shot(page, 'billing-device20030para');
@@ -198,6 +207,7 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await page.getByRole('dialog').getByLabel('额定功率（kW）').fill('2.8');
   await page.getByRole('dialog').getByRole('button', { name: btn('保存') }).click();
   await expect(page.getByText('已修改 1 台设备的计费参数')).toBeVisible();
+  await dialogGone(page);
   await expect(rows.first()).toContainText('2.8');
   await shot(page, 'billing-deviceAG2420para');
 
@@ -207,6 +217,7 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await page.getByRole('dialog').getByLabel('基础费（元/月）').fill('15.5');
   await page.getByRole('dialog').getByRole('button', { name: btn('保存') }).click();
   await expect(rows.first()).toContainText('15.50');
+  await dialogGone(page);
   await shot(page, 'billing-devicebasefee');
 
   // 11. 分摊组: two accounts of the office building (registered here: the demo's accounts live elsewhere)
@@ -220,6 +231,7 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await page.getByRole('dialog').getByRole('button', { name: btn('保存') }).click();
   const teamRow = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: '1 号楼空调分摊（E2E）' });
   await expect(teamRow).toBeVisible();
+  await dialogGone(page);
   await shot(page, 'billing-groupexpsshare');
   await teamRow.getByRole('button', { name: /成员/ }).click();
   const membersDrawer = page.locator('.kv-billing-drawer');
@@ -283,12 +295,15 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await planDialog.getByRole('button', { name: btn('保存') }).click();
   const planRow = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: '办公区空调时间计费（E2E）' });
   await expect(planRow).toContainText('1.8');
+  await dialogGone(page);
   await shot(page, 'billing-jffa2020x1');
   await planRow.getByRole('button', { name: '设备' }).click();
   await page.locator('.kv-billing-drawer').getByRole('button', { name: btn('添加设备') }).click();
   await expect(page).toHaveURL(/addDevicePlan_n\?planId=\d+/);
   await expect(page.getByText(/办公区空调时间计费（E2E）（时间当量/)).toBeVisible();
   await page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: 'DEMO-20030-004' }).locator('.ant-checkbox-input').check();
+  await expect(page.getByRole('button', { name: /加入方案（1 台）/ })).toBeEnabled();
+  await page.waitForTimeout(300); // the checkbox and button transitions
   await shot(page, 'billing-add-device-plan');
   await page.getByRole('button', { name: /加入方案/ }).click();
   await expect(page.getByText('已将 1 台设备加入方案')).toBeVisible();

@@ -156,7 +156,7 @@ function TariffSection({ projectId, code, keys, children, historyColumns, aside,
         defaultPageSize={10}
         columns={[
           {
-            title: '生效时间', dataIndex: 'effectiveFrom', width: 250, render: (v: number, r) => (
+            title: '生效时间', dataIndex: 'effectiveFrom', width: 300, render: (v: number, r) => (
               <span>
                 {formatDateTime(v, 'YYYY-MM-DD HH:mm')}{' '}
                 {r.id === cur.id ? <Tag color="green">当前生效</Tag> : v > Date.now() ? <Tag color="orange">待生效</Tag> : null}

@@ -102,19 +102,19 @@ function ParamsTable({ code, screen, projectId }: { code: string; screen: Screen
         }}
         columns={[
           { title: '设备编号', dataIndex: 'deviceCode', width: 150 },
-          { title: '设备名称', dataIndex: 'deviceName', width: 170, ellipsis: true },
-          { title: '类型', dataIndex: 'deviceType', width: 150, render: (v: string) => typeName(v) },
-          { title: '位置', dataIndex: 'areaName', width: 150, render: (v: string | null) => v ?? '—' },
+          { title: '设备名称', dataIndex: 'deviceName', width: 160, ellipsis: true },
+          { title: '类型', dataIndex: 'deviceType', width: 140, ellipsis: true, render: (v: string) => typeName(v) },
+          { title: '位置', dataIndex: 'areaName', width: 130, render: (v: string | null) => v ?? '—' },
           ...(money
             ? [{ title: '基础费（元/月）', dataIndex: 'baseFeeFen', width: 130, align: 'right' as const, render: (v: number) => formatFen(v) }]
             : [
               { title: '额定功率（kW）', dataIndex: 'ratedPower', width: 120, align: 'right' as const },
               { title: '计费系数', dataIndex: 'chargeRate', width: 100, align: 'right' as const },
             ]),
-          { title: '生效时间', dataIndex: 'effectiveFrom', width: 150, render: (v: number | null) => (v ? formatDateTime(v, 'YYYY-MM-DD HH:mm') : '默认值') },
-          { title: '修改人', dataIndex: 'updatedBy', width: 100, render: (v: string | null) => v ?? '—' },
+          { title: '生效时间', dataIndex: 'effectiveFrom', width: 140, render: (v: number | null) => (v ? formatDateTime(v, 'YYYY-MM-DD HH:mm') : '默认值') },
+          { title: '修改人', dataIndex: 'updatedBy', width: 90, render: (v: string | null) => v ?? '—' },
           {
-            title: '操作', key: 'op', width: 130, fixed: 'right', render: (_, r) => (
+            title: '操作', key: 'op', width: 120, fixed: 'right', render: (_, r) => (
               <Space size={0}>
                 <Can code={`${code}:btn_edit`}><Button type="link" size="small" onClick={() => setEditing([r])}>修改</Button></Can>
                 <Button type="link" size="small" onClick={() => setHistory(r)}>记录</Button>

@@ -80,15 +80,15 @@ export default function PlansPage() {
         )}
         columns={[
           { title: '方案编号', dataIndex: 'projectPlanId', width: 90 },
-          { title: '方案名称', dataIndex: 'name', width: 180 },
+          { title: '方案名称', dataIndex: 'name', width: 170 },
           { title: '计量方式', dataIndex: 'meteringMethodType', width: 110, render: (v: MeteringMethodType) => METERING_METHOD_TYPES[v] ?? v },
-          { title: '单价（元）', dataIndex: 'price', width: 110, align: 'right' },
+          { title: '单价（元）', dataIndex: 'price', width: 100, align: 'right' },
           { title: '生效时间', dataIndex: 'effectiveFrom', width: 150, render: (v: number) => formatDateTime(v, 'YYYY-MM-DD HH:mm') },
           { title: '设备数', dataIndex: 'devices', width: 80, align: 'right' },
-          { title: '备注', dataIndex: 'remark', width: 160, render: (v: string) => v || '—' },
-          { title: '修改', key: 'upd', width: 160, render: (_, r) => `${r.updatedBy ?? ''} ${formatDateTime(r.updatedAt, 'MM-DD HH:mm')}` },
+          { title: '备注', dataIndex: 'remark', width: 130, render: (v: string) => v || '—' },
+          { title: '修改', key: 'upd', width: 150, render: (_, r) => `${r.updatedBy ?? ''} ${formatDateTime(r.updatedAt, 'MM-DD HH:mm')}` },
           {
-            title: '操作', key: 'op', width: 170, fixed: 'right', render: (_, r) => (
+            title: '操作', key: 'op', width: 160, fixed: 'right', render: (_, r) => (
               <Space size={0}>
                 <Button type="link" size="small" onClick={() => setDevicesOf(r)}>设备</Button>
                 <Can code="jffa2020x1:btn_edit"><Button type="link" size="small" onClick={() => setEditing(r)}>编辑</Button></Can>
