@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
+import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * The money journey of an operator: set the project's refund approval amount, register an account for a demo room,
@@ -12,24 +12,6 @@ const APPROVER = { username: 'e2e_approver', password: 'Approve#2026-ok', name: 
 const ACCOUNT = { name: '王小明（E2E）', phone: '13912345678' };
 /** exactly this button (「充值」 but not 「在线充值」) */
 const only = (label: string) => new RegExp(`^${btn(label).source}$`);
-
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const token = await tokenOf(page);
-  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token }, data: body });
-  const json = await res.json();
-  expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
-  return json.data as T;
-}
-
-type TreeNode = { id: number; label: string; level: string; children: TreeNode[] };
-const findNode = (ns: TreeNode[], label: string): TreeNode | undefined => {
-  for (const n of ns) {
-    if (n.label === label) return n;
-    const c = findNode(n.children, label);
-    if (c) return c;
-  }
-  return undefined;
-};
 
 /** the confirmation every money action asks for */
 async function confirm(page: Page, text: RegExp | string) {

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
+import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * The billing configuration of an operator, screen by screen on fitting demo projects: change a price and save it
@@ -7,24 +7,6 @@ import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
  * below), edit a TOU period across midnight, change device parameters (batch, history), add a share team with members
  * and a related meter, add a metering plan and put a device on it. Every screen is photographed under e2e/screenshots/.
  */
-
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const token = await tokenOf(page);
-  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token }, data: body });
-  const json = await res.json();
-  expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
-  return json.data as T;
-}
-
-type TreeNode = { id: number; label: string; level: string; children: TreeNode[] };
-const findNode = (ns: TreeNode[], label: string): TreeNode | undefined => {
-  for (const n of ns) {
-    if (n.label === label) return n;
-    const c = findNode(n.children, label);
-    if (c) return c;
-  }
-  return undefined;
-};
 
 const history = (page: Page) => page.getByTestId('tariff-history');
 const firstHistoryRow = (page: Page) => history(page).locator('.ant-table-tbody tr.ant-table-row').first();

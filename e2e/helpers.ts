@@ -41,3 +41,23 @@ export async function tokenOf(page: Page): Promise<string> {
 
 /** A button's accessible name: antd puts a space between two Chinese characters (「保 存」). */
 export const btn = (label: string) => new RegExp(label.split('').join('\\s*'));
+
+/** A call beside the browser as the logged-in user; expects code 200 and answers `data`. */
+export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const token = await tokenOf(page);
+  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token }, data: body });
+  const json = await res.json();
+  expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
+  return json.data as T;
+}
+
+/** The area tree (/api/v1/area/tree/-1) and a node of it by name. */
+export type TreeNode = { id: number; label: string; level: string; children: TreeNode[] };
+export const findNode = (ns: TreeNode[], label: string): TreeNode | undefined => {
+  for (const n of ns) {
+    if (n.label === label) return n;
+    const c = findNode(n.children, label);
+    if (c) return c;
+  }
+  return undefined;
+};

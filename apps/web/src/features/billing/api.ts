@@ -10,6 +10,7 @@ export const billingKeys = {
   tariff: (projectId: number | null) => ['billing', 'tariff', projectId] as const,
   tariffVersions: (projectId: number | null) => ['billing', 'tariff', projectId, 'versions'] as const,
   deviceParams: (projectId: number | null) => ['billing', 'deviceparams', projectId] as const,
+  deviceParamHistories: ['billing', 'deviceparams', 'history'] as const,
   deviceParamHistory: (deviceId: number | null) => ['billing', 'deviceparams', 'history', deviceId] as const,
   share: ['billing', 'share'] as const,
   shareTeams: (projectId: number | null) => ['billing', 'share', 'teams', projectId] as const,

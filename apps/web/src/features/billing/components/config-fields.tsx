@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Form, Input, InputNumber, Select, Space, Tag, Typography } from 'antd';
-import { BILLING_METHODS, BILLING_SCHEMES, METHOD_FIELDS, schemeOf, tariffBody } from '@kelvin/contracts';
+import { Form, Input, InputNumber, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { BILLING_METHODS, BILLING_SCHEMES, METHOD_FIELDS, schemeOf, tariffBody, type TariffVersionDto } from '@kelvin/contracts';
 import { zodRule } from '../../../lib/form';
 import { parseYuan } from '../../accounts';
 
@@ -116,6 +116,27 @@ export function AccountingItems() {
     </div>
   );
 }
+
+/** 项目参数 and 4G 计费方案 both edit these: the scheme, its unit price, the overtime price, the fan-speed k. */
+export function SchemePriceItems() {
+  return (
+    <>
+      <SchemeItem />
+      <FieldGrid>
+        <UnitPriceItem />
+        <OvertimePriceItem />
+      </FieldGrid>
+      <SpeedFactorItems />
+    </>
+  );
+}
+
+/** …and their history shows these. */
+export const SCHEME_PRICE_COLUMNS: TableColumnsType<TariffVersionDto> = [
+  { title: '单价（元）', dataIndex: 'price', width: 100, align: 'right' },
+  { title: '风速系数（低/中/高）', key: 'k', width: 150, render: (_, v) => `${v.k.low} / ${v.k.mid} / ${v.k.high}` },
+  { title: '超时单价（元/h）', dataIndex: 'overtimePrice', width: 130, align: 'right' },
+];
 
 /** A two-column grid of form items. */
 export function FieldGrid({ children, columns = 2 }: { children: ReactNode; columns?: number }) {

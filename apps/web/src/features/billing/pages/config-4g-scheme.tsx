@@ -1,5 +1,5 @@
 import { Form, InputNumber } from 'antd';
-import { FieldGrid, OvertimePriceItem, SchemeItem, SpeedFactorItems, UnitPriceItem } from '../components/config-fields';
+import { FieldGrid, SCHEME_PRICE_COLUMNS, SchemePriceItems } from '../components/config-fields';
 import { TariffSectionPage } from '../components/config-tariff-section';
 import { QuoteTrial } from '../components/quote-trial';
 
@@ -18,9 +18,7 @@ export default function FourGSchemePage() {
       keys={['scheme', 'price', 'k', 'overtimePrice']}
       intro="4G 空调计费器按时间当量计费：T当量 = Σ 风速系数 k × 该风速下阀门开启的运行时间，费用 = T当量 × 单价。"
       historyColumns={[
-        { title: '单价（元）', dataIndex: 'price', width: 100, align: 'right' },
-        { title: '风速系数（低/中/高）', key: 'k', width: 150, render: (_, v) => `${v.k.low} / ${v.k.mid} / ${v.k.high}` },
-        { title: '超时单价（元/h）', dataIndex: 'overtimePrice', width: 130, align: 'right' },
+        ...SCHEME_PRICE_COLUMNS,
       ]}
       aside={(form) => (
         <QuoteTrial<{ hours: Hours }>
@@ -41,12 +39,7 @@ export default function FourGSchemePage() {
         </QuoteTrial>
       )}
     >
-      <SchemeItem />
-      <FieldGrid>
-        <UnitPriceItem />
-        <OvertimePriceItem />
-      </FieldGrid>
-      <SpeedFactorItems />
+      <SchemePriceItems />
     </TariffSectionPage>
   );
 }

@@ -155,7 +155,7 @@ function EditDialog({ screen, projectId, devices, onClose, onSaved }: { screen: 
     onSuccess: (r) => {
       message.success(`已修改 ${r.updated} 台设备的计费参数`);
       void qc.invalidateQueries({ queryKey: billingKeys.deviceParams(projectId) });
-      void qc.invalidateQueries({ queryKey: ['billing', 'deviceparams', 'history'] });
+      void qc.invalidateQueries({ queryKey: billingKeys.deviceParamHistories });
       onSaved();
       onClose();
     },

@@ -1,4 +1,4 @@
-import { AccountingItems, FieldGrid, OvertimePriceItem, SchemeItem, SpeedFactorItems, UnitPriceItem } from '../components/config-fields';
+import { AccountingItems, SCHEME_PRICE_COLUMNS, SchemePriceItems } from '../components/config-fields';
 import { MoneySettingsCard } from '../components/config-money-settings';
 import { TariffSectionPage } from '../components/config-tariff-section';
 
@@ -14,19 +14,12 @@ export default function ProjectParaPage() {
       keys={['scheme', 'price', 'k', 'overtimePrice', 'accounting']}
       intro="计费方案、单价、风速系数、超时单价与结算周期；每次保存都是一个新版本，已出账的时段仍按原价格计算。"
       historyColumns={[
-        { title: '单价（元）', dataIndex: 'price', width: 100, align: 'right' },
-        { title: '风速系数（低/中/高）', key: 'k', width: 150, render: (_, v) => `${v.k.low} / ${v.k.mid} / ${v.k.high}` },
-        { title: '超时单价（元/h）', dataIndex: 'overtimePrice', width: 130, align: 'right' },
+        ...SCHEME_PRICE_COLUMNS,
         { title: '结算日 / 缴费期限', key: 'acc', width: 140, render: (_, v) => `每月 ${v.accounting.closeDay} 日 / ${v.accounting.dueDays} 天` },
       ]}
       after={(projectId) => <MoneySettingsCard projectId={projectId} code="projectpara" />}
     >
-      <SchemeItem />
-      <FieldGrid>
-        <UnitPriceItem />
-        <OvertimePriceItem />
-      </FieldGrid>
-      <SpeedFactorItems />
+      <SchemePriceItems />
       <AccountingItems />
     </TariffSectionPage>
   );
