@@ -223,7 +223,8 @@ describe('billing engine', () => {
   it('tenancy and bad input: another tenant sees nothing, a bad quote changes nothing', async () => {
     const p = await project({ scheme: 1 });
     expect((await call('POST', '/api/v1/billing/run', { projectId: p.projectId }, tokenB)).body.code).toBe(40400);
-    expect((await call('GET', `/api/v1/billing/lines?projectId=${p.projectId}`, undefined, tokenB)).body.data.total).toBe(0);
+    expect((await call('GET', `/api/v1/billing/lines?projectId=${p.projectId}`, undefined, tokenB)).body.code).toBe(40400);
+    expect((await call('GET', '/api/v1/billing/lines', undefined, tokenB)).body.data.total).toBe(0);
     const bad = await call('POST', '/api/v1/billing/quote', { method: 'ladder', params: { price: '0.12345', tiers: [] }, inputs: { usedBefore: 0, use: 1 } });
     expect(bad.body.code).toBe(40000);
     expect(bad.body.msg).toMatch(/电价须为不超过 4 位小数/);

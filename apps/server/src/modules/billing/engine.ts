@@ -16,7 +16,7 @@ const START_LOOKBACK_MS = 35 * DAY_MS;
 /** a silence longer than this between two readings (or at the end) is reported on the run */
 const MIN_GAP_MS = 2 * 3600_000;
 /** devices read per batch (memory stays flat whatever the project's size) */
-const DEVICE_BATCH = 200;
+const DEVICE_BATCH = 100;
 /** gaps stored per run (a project with thousands of silent meters gets the first ones and a count) */
 const MAX_GAPS = 500;
 /** plant meters (share teams' total and public devices): the first counter the type has */
@@ -139,9 +139,18 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
       return String(p.month >= doc.ladder.startMonth ? p.year : p.year - 1);
     };
     // a step's use belongs to the interval it was consumed in: the instant just before its end reading
+    // (the TOU kind and the ladder cycle change at most once a minute: cached per minute — a month is 43,200 entries)
+    const minuteKeys = new Map<number, string>();
     const bucketOf = (ts: number) => {
       const s = segAt(ts);
-      return `${s.index}|${kindAt(s.version.doc, ts - 1)}|${cycleOf(s.version.doc, ts)}`;
+      const minute = Math.floor((ts - 1) / 60_000);
+      const cacheKey = minute * 64 + s.index;
+      let key = minuteKeys.get(cacheKey);
+      if (key === undefined) {
+        key = `${s.index}|${kindAt(s.version.doc, ts - 1)}|${cycleOf(s.version.doc, ts)}`;
+        minuteKeys.set(cacheKey, key);
+      }
+      return key;
     };
 
     // who is billed: active accounts, their devices (named on the account or in its rooms), share teams
@@ -208,12 +217,19 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
         const at = createdOf.get(ownerOf.get(id)!)!;
         for (const r of await core.devices.readingsAt([id], fields, at, START_LOOKBACK_MS)) starts.set(`${r.device_id}|${r.field_code}`, { ts: Number(r.ts), v: r.num });
       }
+      // the readings come ordered by device, field, time: one array per run of equal (device, field)
       const points = new Map<string, Point[]>();
+      let list: Point[] = [];
+      let lastDevice = -1;
+      let lastField = '';
       for (const r of await core.devices.readingsIn(ids, fields, from, until)) {
-        const k = `${r.device_id}|${r.field_code}`;
-        const list = points.get(k) ?? [];
+        if (r.device_id !== lastDevice || r.field_code !== lastField) {
+          lastDevice = r.device_id;
+          lastField = r.field_code;
+          list = [];
+          points.set(`${lastDevice}|${lastField}`, list);
+        }
         list.push({ ts: Number(r.ts), v: r.num });
-        points.set(k, list);
       }
       const readingRows: { run_id: number; device_id: number; field_code: string; start_ts: number | null; start_value: number | null; end_ts: number | null; end_value: number | null; use: number }[] = [];
       for (const d of batch) {
@@ -223,7 +239,8 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
         const m = new Map<string, MeterUse>();
         for (const f of fieldsOf(d)) {
           const k = `${d.id}|${f}`;
-          const u = meterUse(starts.get(k) ?? null, (points.get(k) ?? []).filter((p) => p.ts > devFrom), bucketOf, { from: devFrom, until, gapMs: Math.max(MIN_GAP_MS, 2 * heartbeat) });
+          const all = points.get(k) ?? [];
+          const u = meterUse(starts.get(k) ?? null, devFrom > from ? all.filter((p) => p.ts > devFrom) : all, bucketOf, { from: devFrom, until, gapMs: Math.max(MIN_GAP_MS, 2 * heartbeat) });
           m.set(f, u);
           readingRows.push({ run_id: runId, device_id: d.id, field_code: f, start_ts: u.start?.ts ?? null, start_value: u.start?.v ?? null, end_ts: u.end?.ts ?? null, end_value: u.end?.v ?? null, use: fromMicro(u.total) });
           const base = { accountId: acc ?? null, deviceId: d.id, deviceName: d.name, fieldCode: f };

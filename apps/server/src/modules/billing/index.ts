@@ -60,6 +60,7 @@ export function createBilling(deps: {
     seedDemo: () => seedDemoBilling(db, config, deps.accounts),
     start(intervalMs = DEFAULT_INTERVAL_MS) {
       prepaid.start();
+      if (intervalMs <= 0) return;
       timer = setInterval(() => void tick(intervalMs).catch(deps.onError), Math.min(intervalMs, 60_000));
       timer.unref?.();
     },
