@@ -12,7 +12,7 @@ import { createTestDevice } from '../devices/test-fixtures.ts';
 const CODES = [
   'equipmentBilling_n', 'equipmentBilling_n:btn_add', 'equipmentBilling_n:btn_edit', 'equipmentBilling_n:export', 'expensebill', 'expensebill:btn_add', 'expensebill:btn_edit',
   'projectpara', 'projectpara:btn_edit', 'groupexpsshare', 'groupexpsshare:btn_add', 'groupexpsshare:btn_edit', 'devicerelation', 'devicerelation:btn_add',
-  'userRegister_n', 'userRegister_n:btn_add', 'userRegister_n:topup', 'userPayFeeUpper', 'userPayFeeUpper:btn_edit',
+  'userRegister_n', 'userRegister_n:btn_add', 'userRegister_n:topup', 'userRegister_n:settle', 'userPayFeeUpper', 'userPayFeeUpper:btn_edit',
 ];
 const H = 3_600_000;
 /** 2026-10-01 00:00 in Shanghai: a Thursday, in a period that has ended */
@@ -161,6 +161,22 @@ describe('billing engine', () => {
     // a prepaid project does not issue bills
     const prepaid = await project({ scheme: 1 });
     expect((await call('POST', '/api/v1/billing/bills/issue', { projectId: prepaid.projectId, period: '2026-10' })).body.code).toBe(40000);
+  });
+
+  it('move-out of a postpaid account: the settlement bills up to now and collects the use not yet on a paid bill', async () => {
+    const p = await project({ scheme: 2, price: '1.0000', k: { low: '1', mid: '1', high: '1' } });
+    const r = await resident(p, 'device20030', { balanceFen: 10_000 });
+    // 12 h × 1.00 = 12.00 元 of postpaid use, not billed yet
+    await readings(r.deviceId, [[T0, { f20: 0, f21: 0, f22: 0 }], [T0 + H, { f21: 12 }]]);
+    const preview = await data('GET', `/api/v1/account/${r.accountId}/leave/check`);
+    expect(preview).toMatchObject({ balanceFen: 10_000, unbilledFen: 1200, netFen: 8800 });
+    expect(preview.unbilledNote).toMatch(/后付费/);
+    const done = await data('POST', `/api/v1/account/${r.accountId}/leave/clean`, { depositDeductFen: 0, reason: '退租', expectedNetFen: 8800 }, token, key());
+    expect(done).toMatchObject({ refundedBalanceFen: 8800, status: 'closed' });
+    // the lines carry the settlement's charge: closing October later bills nothing twice
+    const open = await k.db.selectFrom('billing_line').select('id').where('account_id', '=', r.accountId).where('entry_id', 'is', null).execute();
+    expect(open).toEqual([]);
+    expect(await data('POST', '/api/v1/billing/bills/issue', { projectId: p.projectId, period: '2026-10' })).toEqual({ issued: 0, totalFen: 0 });
   });
 
   it('cost share by time equivalent: (C − C_public) by equivalent, C_public by area, shares adding up to the fen', async () => {

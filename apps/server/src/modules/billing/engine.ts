@@ -22,6 +22,9 @@ const MAX_GAPS = 500;
 /** plant meters (share teams' total and public devices): the first counter the type has */
 const PLANT_FIELDS = ['f70', 'f48', 'f60'];
 
+/** The overtime pool of a project for a month (automation): each room's overtime hours used outside its program's standard hours. */
+export type OvertimeLookup = (tenantId: number, projectId: number, month: string) => Promise<{ areaId: number; usedHours: number; approvedHours: number }[]>;
+
 /** Holidays of a project between two local dates (the system calendar), for TOU. */
 export type HolidayLookup = (tenantId: number, projectId: number, start: string, end: string) => Promise<{ date: string; type: string }[]>;
 
@@ -56,7 +59,7 @@ const priceText = (fen: number) => `${fenToYuan(fen)}`;
  * (unique run × account × seq), and for prepaid schemes one idempotent ledger charge per account. A run that died is
  * resumed by the next call and ends with the same lines and charges as one clean run.
  */
-export function createEngine(deps: { db: Db; config: BillingConfig; core: DeviceCore; accounts: AccountService; holidays?: HolidayLookup; onError(err: unknown): void }) {
+export function createEngine(deps: { db: Db; config: BillingConfig; core: DeviceCore; accounts: AccountService; holidays?: HolidayLookup; overtime?: OvertimeLookup; onError(err: unknown): void }) {
   const { db, config, core, accounts } = deps;
   const inFlight = new Map<number, Promise<RunResult>>();
 
@@ -397,11 +400,20 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
       }
     }
 
-    // monthly items at each accounting-period start inside the run: flat fee (21), device base fees, the basic heat fee
+    // monthly items at each accounting-period start inside the run: flat fee (21), device base fees, the basic heat fee,
+    // and the overtime hours of the month that just ended (the overtime pool), at the overtime price
     for (const m of periodStarts(from, until, segAt)) {
       const doc = segAt(m).version.doc;
       const method = schemeOf(doc.scheme)?.method;
       const month = localParts(m).date.slice(0, 7);
+      const previous = localParts(m - DAY_MS).date.slice(0, 7);
+      const overtime = deps.overtime ? await deps.overtime(tenantId, projectId, previous) : [];
+      for (const o of overtime) {
+        const owner = roomOwner.get(o.areaId);
+        const hours = quantize(o.usedHours);
+        if (owner === undefined || hours <= 0) continue;
+        push({ accountId: owner, deviceId: null, method: 'overtime', label: `超时用能（${previous}，核定 ${o.approvedHours} h）`, quantity: hours, unit: 'h', unitPrice: doc.overtimePrice, amountFen: amountFen(hours, doc.overtimePrice) });
+      }
       for (const a of billed) {
         if (a.createdAt > m) continue;
         if (method === 'flat') push({ accountId: a.id, deviceId: null, method: 'flat', label: `包月费（${month}）`, quantity: 1, unit: '月', unitPrice: doc.flatMonthlyPrice, amountFen: amountFen(1, doc.flatMonthlyPrice) });
