@@ -182,6 +182,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   // The prepaid loop: threshold crossings → SMS, cut-off and reconnect commands whose outcomes settle the actions.
   accounts.onBalanceEvent(billing.onBalanceEvent);
   devices.onCommandFinished(billing.onCommandFinished);
+  // ... and a device switched back on at the wall while its account is cut off goes off again
+  devices.onReport(billing.prepaid.onReport);
   if (opts.scheduler !== false) billing.start(config.billingIntervalMs);
 
   await app.register(swagger, {

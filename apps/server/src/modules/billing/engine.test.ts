@@ -220,6 +220,12 @@ describe('billing engine', () => {
     // the device acknowledges: the action is done
     await k.kelvin.devices.commands.acknowledge(r.deviceId, { id: cmd.id, ok: true, error: null });
     await expect.poll(async () => (await data('GET', `/api/v1/billing/supply?accountId=${r.accountId}`)).rows[0].status).toBe('acked');
+    // switched on at the wall while in arrears: switched off again, and the action says why
+    k.kelvin.billing.prepaid.onReport({ deviceId: r.deviceId, deviceType: 'device20030', points: [{ code: 'f00', num: 1 }] });
+    await expect.poll(async () => (await data('GET', `/api/v1/billing/supply?accountId=${r.accountId}`)).rows[0]).toMatchObject({ status: 'pending', attempts: 2, lastError: expect.stringMatching(/本地开启/) });
+    const again = await k.db.selectFrom('device_command').selectAll().where('device_id', '=', r.deviceId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(again).toMatchObject({ field_code: 'f00', value: '0' });
+    expect(again.id).not.toBe(cmd.id);
     // a top-up back above the line switches it on again
     await data('POST', `/api/v1/account/${r.accountId}/topup`, { amountFen: 5000, method: 'cash' }, token, key());
     await k.kelvin.billing.prepaid.sweep(Date.now() + 10_000);
