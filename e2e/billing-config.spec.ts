@@ -27,6 +27,9 @@ async function quote(panel: Locator, total: string) {
   await expect(panel.getByTestId('quote-total')).toHaveText(total);
 }
 
+/** fen as the console shows them: "1,234.50" */
+const yuan = (fen: number) => `${Math.floor(fen / 100)}`.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + `.${String(fen % 100).padStart(2, '0')}`;
+
 /** a dialog saved: wait until it has faded out (before a photograph or the next row lookup) */
 async function dialogGone(page: Page) {
   await expect(page.locator('.ant-modal-wrap:visible')).toHaveCount(0);
@@ -60,7 +63,8 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
 
   // 1. 项目参数: a new unit price is a new version; the balance warnings are the accounts module's settings
   await go('businesscenter', 'projectpara', sunshine);
-  await expect(page.getByTestId('tariff-current')).toContainText('尚未保存过');
+  // the demo opened billing a week ago: its version is in force until this save
+  await expect(page.getByTestId('tariff-current')).toContainText('当前生效版本');
   await page.getByLabel('单价（元/h）', { exact: true }).fill('1.5');
   await page.getByLabel('高速系数 k').fill('1.1');
   await saveTariff(page, 'E2E 调整单价');
@@ -92,7 +96,7 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await expect(firstHistoryRow(page)).toContainText('启用');
   // the history marks the version that changed this screen's part; 项目参数's save before it did not
   await expect(firstHistoryRow(page).getByTestId('section-changed')).toBeVisible();
-  await expect(history(page).locator('.ant-table-tbody tr.ant-table-row').nth(1)).toContainText('首次保存');
+  await expect(history(page).locator('.ant-table-tbody tr.ant-table-row').nth(1)).toContainText('E2E 调整单价');
   await expect(history(page).locator('.ant-table-tbody tr.ant-table-row').nth(1).getByTestId('section-changed')).toHaveCount(0);
   await page.getByTestId('tou-chart').scrollIntoViewIfNeeded();
   await shot(page, 'billing-jfsd');
@@ -113,9 +117,17 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   // 4. 计费方案 (deposit-based project): the monthly flat fee
   await go('businesscenter', 'billingScheme', binhe);
   await expect(page.getByText('21. 押金制固定费用')).toBeVisible();
-  await page.getByLabel('包月费（元/月·台）').fill('120');
+  // the 21 schemes, each with 预付费/后付费 and its method
+  await page.getByRole('combobox', { name: '计费方案' }).click();
+  const selected = page.locator('.ant-select-item-option').filter({ hasText: '21. 押金制固定费用' });
+  await expect(selected).toContainText('预付费');
+  await expect(selected).toContainText('押金制包月');
+  await page.waitForTimeout(300); // the list's opening animation
+  await shot(page, 'billing-scheme-options');
+  await page.keyboard.press('Escape');
+  await page.getByLabel('包月费（元/月·台）').fill('130');
   await saveTariff(page, 'E2E 包月费');
-  await expect(firstHistoryRow(page)).toContainText('120');
+  await expect(firstHistoryRow(page)).toContainText('130');
   await history(page).scrollIntoViewIfNeeded();
   await shot(page, 'billing-scheme');
 
@@ -131,7 +143,8 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await saveTariff(page, 'E2E 4G 单价');
 
   // 6. 采暖计费系数: 16 元/m² × 100 m² + 85 元/GJ × 2.5 GJ = 1600 + 212.50 = 1812.50 元; the on/off-time-area split of
-  //    100 GJ at the project's 1.0000 元/GJ over 90 m² × 300 h and 120 m² × 200 h costs 100.00 元 in all
+  //    100 GJ at the project's unit price P 元/GJ over 90 m² × 300 h and 120 m² × 200 h: 100 GJ × P costs P × 10000 fen
+  //    (P in ten-thousandths of a 元 = the fen of 100 GJ), shared 27000 : 24000, the odd fen to the larger remainder
   await go('businesscenter', 'billingFactorHeating', binhe);
   const twoPart = page.getByTestId('quote-trial');
   await twoPart.getByLabel('供热面积（m²）').fill('100');
@@ -140,10 +153,17 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await shot(page, 'billing-heating');
   await page.getByRole('tab', { name: '通断时间面积法试算' }).click();
   const onOff = page.getByTestId('quote-trial').filter({ has: page.getByTestId('onoff-rooms') });
-  await quote(onOff, '100.00');
-  // 100 GJ × 27000 / 51000 = 52.941… GJ → 52.94 元; 47.058… → 47.06 元
-  await expect(onOff.getByTestId('quote-lines')).toContainText('52.94');
-  await expect(onOff.getByTestId('quote-lines')).toContainText('47.06');
+  const { price } = await api<{ price: string }>(page, 'GET', `/api/v1/billing/tariff/${binhe}`);
+  const [whole, frac = ''] = price.split('.');
+  const costFen = Number(whole) * 10000 + Number(frac.padEnd(4, '0'));
+  let [f1, f2] = [Math.floor((costFen * 27) / 51), Math.floor((costFen * 24) / 51)];
+  if (f1 + f2 < costFen) {
+    if ((costFen * 27) % 51 >= (costFen * 24) % 51) f1 += 1;
+    else f2 += 1;
+  }
+  await quote(onOff, yuan(costFen));
+  await expect(onOff.getByTestId('quote-lines').locator('tr').filter({ hasText: '101' })).toContainText(yuan(f1));
+  await expect(onOff.getByTestId('quote-lines').locator('tr').filter({ hasText: '102' })).toContainText(yuan(f2));
   await shot(page, 'billing-heating-onoff');
   await page.getByLabel('计量热价（元/GJ）').fill('88');
   await saveTariff(page, 'E2E 计量热价');
@@ -204,7 +224,8 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
 
   // 11. 分摊组: two accounts of the office building (registered here: the demo's accounts live elsewhere)
   const building = findNode(tree, '金融中心写字楼')!;
-  const rooms = building.children[0]!.children[0]!.children.slice(0, 2);
+  const held = (await api<{ rows: { rooms: { id: number }[] }[] }>(page, 'GET', `/api/v1/account?projectId=${finance}&pageSize=200`)).rows.flatMap((a) => a.rooms.map((r) => r.id));
+  const rooms = building.children[0]!.children.flatMap((floor) => floor.children).filter((r) => !held.includes(r.id)).slice(0, 2);
   const members = [{ name: '分摊甲（E2E）', phone: '13900000001' }, { name: '分摊乙（E2E）', phone: '13900000002' }];
   for (const [i, m] of members.entries()) await api(page, 'POST', '/api/v1/account', { projectId: finance, ...m, roomIds: [rooms[i]!.id] });
   await go('businesscenter', 'groupexpsshare', finance);
@@ -238,7 +259,6 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
     if (exact1 - pub1 >= (20000 * a2) / (a1 + a2) - pub2) pub1 += 1;
     else pub2 += 1;
   }
-  const yuan = (fen: number) => (fen / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const shareTrial = membersDrawer.getByTestId('quote-trial');
   await shareTrial.getByLabel('总费用（元）').fill('1000');
   await shareTrial.getByLabel('其中公共费用（元）').fill('200');
