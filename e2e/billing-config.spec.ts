@@ -119,7 +119,7 @@ test('计费配置：版本与修改记录、计费试算、分时时段、设�
   await expect(page.getByText('21. 押金制固定费用')).toBeVisible();
   // the 21 schemes, each with 预付费/后付费 and its method
   await page.getByRole('combobox', { name: '计费方案' }).click();
-  const selected = page.locator('.ant-select-item-option').filter({ hasText: '21. 押金制固定费用' });
+  const selected = page.locator('.ant-select-item-option').filter({ hasText: '押金制固定费用' });
   await expect(selected).toContainText('预付费');
   await expect(selected).toContainText('押金制包月');
   await page.waitForTimeout(300); // the list's opening animation
