@@ -66,3 +66,6 @@ registerPages(['userRegister_n'], () => import('../features/accounts/pages/user-
 registerPages(['userGroup', 'groupmanagers'], () => import('../features/accounts/pages/user-group'));
 registerPages(['devicedeposit', 'depositManage', 'depositManage_n'], () => import('../features/accounts/pages/deposit-manage'));
 registerPages(['userPayFeeUpper'], () => import('../features/accounts/pages/pay-fee-upper'));
+
+// billing: runs, bills and supply
+registerPages(['equipmentBilling_n'], () => import('../features/billing/pages/engine-billing'));

@@ -28,10 +28,10 @@ export interface FilterField {
 
 export type ListParams = Record<string, string | number | undefined> & { pageNo: number; pageSize: number };
 
-export interface DataTableProps<T> {
+export interface DataTableProps<T, P extends Page<T> = Page<T>> {
   /** query key prefix; the filters and page are appended (invalidate it after a change) */
   queryKey: readonly unknown[];
-  fetchPage: (params: ListParams) => Promise<Page<T>>;
+  fetchPage: (params: ListParams) => Promise<P>;
   columns: TableProps<T>['columns'];
   rowKey: keyof T & string | ((row: T) => Key);
   filters?: FilterField[];
@@ -45,8 +45,12 @@ export interface DataTableProps<T> {
   params?: Record<string, string | number | undefined>;
   rowSelection?: TableProps<T>['rowSelection'];
   expandable?: TableProps<T>['expandable'];
+  /** row events (a row that opens its detail on click) */
+  onRow?: TableProps<T>['onRow'];
   scrollX?: number;
   defaultPageSize?: number;
+  /** figures of the whole answer (a list that also answers its total amount …), shown on the toolbar's left */
+  summary?: (data: P | undefined) => ReactNode;
 }
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -161,8 +165,8 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
   return out;
 }
 
-export function DataTable<T extends object>(props: DataTableProps<T>) {
-  const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20 } = props;
+export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
+  const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20, summary } = props;
   const [form] = Form.useForm();
   const [applied, setApplied] = useState<Record<string, string | number | undefined>>({});
   const [page, setPage] = useState({ pageNo: 1, pageSize: defaultPageSize });
@@ -243,8 +247,9 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         </Form>
         </div>
       )}
-      {(toolbar || (exportUrl && canExport) || columnSettings) && (
-        <div style={{ display: 'flex', justifyContent: 'flex-end', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
+      {(toolbar || (exportUrl && canExport) || columnSettings || summary) && (
+        <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
+          {summary && <div style={{ marginRight: 'auto' }}>{summary(query.data)}</div>}
           {toolbar}
           {exportUrl && canExport && (
             <Button
@@ -289,6 +294,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         loading={query.isFetching}
         rowSelection={props.rowSelection}
         expandable={props.expandable}
+        onRow={props.onRow}
         scroll={{ x: scrollX }}
         sticky={{ offsetHeader: headerOffset }}
         pagination={{
