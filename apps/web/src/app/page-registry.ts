@@ -69,3 +69,4 @@ registerPages(['userPayFeeUpper'], () => import('../features/accounts/pages/pay-
 
 // billing: runs, bills and supply
 registerPages(['equipmentBilling_n'], () => import('../features/billing/pages/engine-billing'));
+registerPages(['expensebill'], () => import('../features/billing/pages/engine-expense-bill'));

@@ -17,7 +17,7 @@ import { useCan, useIsMobile } from '../lib/ui';
 export interface FilterField {
   name: string;
   label: string;
-  kind?: 'text' | 'select' | 'dateRange';
+  kind?: 'text' | 'select' | 'dateRange' | 'month';
   options?: { label: string; value: string | number }[];
   placeholder?: string;
   width?: number;
@@ -154,6 +154,10 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
   const out: Record<string, string | number | undefined> = {};
   for (const [k, v] of Object.entries(values)) {
     if (v === undefined || v === null || v === '') continue;
+    if (filters.find((x) => x.name === k)?.kind === 'month') {
+      out[k] = (v as Dayjs).format('YYYY-MM');
+      continue;
+    }
     if (Array.isArray(v) && v.length === 2 && typeof (v[0] as Dayjs)?.valueOf === 'function') {
       const f = filters.find((x) => x.name === k);
       const [from, to] = f?.rangeNames ?? [`${k}From`, `${k}To`];
@@ -233,6 +237,8 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
                 <Select allowClear placeholder={f.placeholder ?? '全部'} options={f.options} style={{ width: f.width ?? 160 }} />
               ) : f.kind === 'dateRange' ? (
                 <DatePicker.RangePicker style={{ width: f.width ?? 260 }} />
+              ) : f.kind === 'month' ? (
+                <DatePicker picker="month" placeholder={f.placeholder ?? '全部'} style={{ width: f.width ?? 140 }} />
               ) : (
                 <Input allowClear placeholder={f.placeholder ?? `请输入${f.label}`} style={{ width: f.width ?? 180 }} maxLength={64} />
               )}
