@@ -136,7 +136,12 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     groupMembers: (groupIds) => deviceManagement.groupMembers(groupIds),
   });
 
-  const billing = createBilling({ db, projects, core: devices, accounts: accounts.accounts, onError: onError('billing') });
+  // Billing posts charges into the accounts ledger, commands through the core, SMS and holidays through system.
+  const billing = createBilling({
+    db, projects, core: devices, accounts: accounts.accounts, onError: onError('billing'),
+    sms: (tenantId, msg) => system.sms.send(tenantId, msg),
+    holidays: (tenantId, projectId, start, end) => system.holidays.calendar(tenantId, projectId, start, end),
+  });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
@@ -162,6 +167,10 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   // Strategy tasks evaluate every stored report (in memory, off the ingest path).
   devices.onReport(automation.onReport);
   if (opts.scheduler !== false) automation.start();
+  // The prepaid loop: threshold crossings → SMS, cut-off and reconnect commands whose outcomes settle the actions.
+  accounts.onBalanceEvent(billing.onBalanceEvent);
+  devices.onCommandFinished(billing.onCommandFinished);
+  if (opts.scheduler !== false) billing.start(config.billingIntervalMs);
 
   await app.register(swagger, {
     openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
@@ -217,6 +226,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       await monitoring.engine.stop();
       await monitoring.exceptions.stop();
       await automation.stop();
+      billing.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await db.destroy();

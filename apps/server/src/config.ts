@@ -22,6 +22,7 @@ const envSchema = z.object({
   KELVIN_DEMO: z.enum(['on', 'off']).default('off'),
   KELVIN_WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  KELVIN_BILLING_INTERVAL_MINUTES: z.coerce.number({ error: 'KELVIN_BILLING_INTERVAL_MINUTES 须为分钟数' }).int().min(1).max(60, '预付费至少每小时计费一次').default(15),
   // SMS: 'record' keeps every message in the SMS record list only; 'aliyun' sends through Aliyun SMS.
   SMS_PROVIDER: z.enum(['record', 'aliyun']).default('record'),
   SMS_ALIYUN_ACCESS_KEY_ID: z.string().optional(),
@@ -60,6 +61,8 @@ export interface KelvinConfig {
   tokenTtlSeconds: number;
   /** SMS provider (absent = the record provider). */
   sms?: SmsConfig;
+  /** the billing schedule's interval (prepaid charges at least this often) */
+  billingIntervalMs?: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     webDist: e.KELVIN_WEB_DIST,
     logLevel: e.LOG_LEVEL,
     tokenTtlSeconds: 12 * 3600,
+    billingIntervalMs: e.KELVIN_BILLING_INTERVAL_MINUTES * 60_000,
     sms: {
       provider: e.SMS_PROVIDER,
       aliyun: e.SMS_ALIYUN_ACCESS_KEY_ID && e.SMS_ALIYUN_ACCESS_KEY_SECRET

@@ -57,18 +57,21 @@ export function billingSchemeName(value: number | null | undefined): string | nu
   return value == null ? null : schemeOf(value)?.name ?? `方案 ${value}`;
 }
 
-/** What each method reads from the device registry (cumulative counters; use = end − start). */
+/**
+ * What each method reads from the device registry (cumulative counters; use = end − start). Time-based methods read
+ * run time per fan speed (f20–f22) and, on types without fan speeds (floor heating, 4G on/off), the valve-open hours f30.
+ */
 export const METHOD_FIELDS: Record<BillingMethod, { fields: string[]; unit: string }> = {
-  timeEquivalent: { fields: ['f20', 'f21', 'f22'], unit: 'h' },
-  energyEquivalent: { fields: ['f20', 'f21', 'f22'], unit: 'kWh' },
+  timeEquivalent: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'h' },
+  energyEquivalent: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'kWh' },
   heat: { fields: ['f60'], unit: 'GJ' },
   ladder: { fields: ['f70'], unit: 'kWh' },
-  shareTime: { fields: ['f20', 'f21', 'f22'], unit: 'h' },
-  shareEnergy: { fields: ['f20', 'f21', 'f22'], unit: 'kWh' },
+  shareTime: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'h' },
+  shareEnergy: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'kWh' },
   shareArea: { fields: [], unit: 'm²' },
   heatTwoPart: { fields: ['f60'], unit: 'GJ' },
   onOffTimeArea: { fields: ['f30'], unit: 'h' },
-  shareMixed: { fields: ['f20', 'f21', 'f22'], unit: 'h' },
+  shareMixed: { fields: ['f20', 'f21', 'f22', 'f30'], unit: 'h' },
   flat: { fields: [], unit: '月' },
 };
 
@@ -181,8 +184,9 @@ export const DEFAULT_TARIFF: TariffDoc = {
 
 // ---------------------------------------------------------------- per-device parameters (device20030para, deviceAG2420para, devicebasefee, updatechrgrate)
 
+const paramDeviceIds = z.array(positiveId('设备')).min(1, '请选择设备').max(1000, '一次最多 1000 台');
 export const deviceParamBody = z.object({
-  deviceIds: z.array(positiveId('设备')).min(1, '请选择设备').max(1000, '一次最多 1000 台'),
+  deviceIds: paramDeviceIds,
   /** multiplies the device's use (计费系数, default 1) */
   chargeRate: coefficient('计费系数').optional(),
   /** rated capacity in kW (energy equivalent = T_eq × rated power) */
@@ -210,6 +214,11 @@ export interface DeviceParamRow {
   updatedBy: string | null;
 }
 export const DEFAULT_DEVICE_PARAMS = { chargeRate: '1', ratedPower: '3.5', baseFeeFen: 0 } as const;
+/** Old clients send the coefficient as a number (1.2) as well as text. */
+const legacyCoefficient = (label: string) => z.preprocess((v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : v), coefficient(label));
+/** POST /api/v1/device/updatechrgrate and updatepower (spec §7.3): tenantId is ignored (the caller's scope decides), effectiveFrom defaults to now. */
+export const updateChargeRateBody = z.object({ tenantId: z.unknown().optional(), deviceIds: paramDeviceIds, chargeRate: legacyCoefficient('计费系数'), effectiveFrom: ms('生效时间').optional() });
+export const updatePowerBody = z.object({ tenantId: z.unknown().optional(), deviceIds: paramDeviceIds, ratedPower: legacyCoefficient('额定功率'), effectiveFrom: ms('生效时间').optional() });
 
 // ---------------------------------------------------------------- share teams, members, device relations (groupexpsshare, devicerelation)
 
@@ -219,6 +228,7 @@ export const shareTeamBody = z.object({
   remark: z.string().trim().max(200).optional().default(''),
 });
 export type ShareTeamBody = z.infer<typeof shareTeamBody>;
+export const shareTeamQuery = pageQuery.extend({ projectId: positiveId('项目').optional() });
 export interface ShareTeamRow {
   shareTeamId: number;
   projectId: number;
@@ -236,6 +246,9 @@ export const shareGroupBody = z.object({
   shareTeamId: positiveId('分摊组'),
   accountIds: z.array(positiveId('账户')).min(1, '请选择账户').max(2000),
 });
+export const shareGroupQuery = pageQuery.extend({ shareTeamId: positiveId('分摊组') });
+/** move a member to another team of the same project */
+export const shareMemberMoveBody = z.object({ shareTeamId: positiveId('分摊组') });
 export interface ShareMemberRow { id: number; shareTeamId: number; accountId: number; accountName: string; rooms: string; area: number }
 
 export const DEVICE_RELATION_ROLES = { total: '总表（计入总费用）', public: '公共区域表（公共费用）' } as const;
@@ -245,6 +258,8 @@ export const deviceRelationBody = z.object({
   deviceIds: z.array(positiveId('设备')).min(1, '请选择设备').max(200),
   role: z.enum(['total', 'public'], { error: '关联类型只能是总表或公共区域表' }),
 });
+export const deviceRelationQuery = pageQuery.extend({ shareTeamId: positiveId('分摊组').optional(), projectId: positiveId('项目').optional() })
+  .refine((q) => q.shareTeamId !== undefined || q.projectId !== undefined, { message: '请选择分摊组或项目', path: ['shareTeamId'] });
 export interface DeviceRelationRow { id: number; shareTeamId: number; deviceId: number; deviceCode: string; deviceName: string; deviceType: string; role: DeviceRelationRole }
 
 // ---------------------------------------------------------------- metering plans (interaction project plan, device plan)
@@ -260,12 +275,14 @@ export const projectPlanBody = z.object({
   remark: z.string().trim().max(200).optional().default(''),
 });
 export type ProjectPlanBody = z.infer<typeof projectPlanBody>;
+export const projectPlanQuery = pageQuery.extend({ projectId: positiveId('项目') });
 export interface ProjectPlanRow extends ProjectPlanBody { projectPlanId: number; devices: number; updatedBy: string | null; updatedAt: number }
 export const devicePlanBody = z.object({
   projectPlanId: positiveId('计费方案'),
   deviceIds: z.array(positiveId('设备')).min(1, '请选择设备').max(1000),
   effectiveFrom: ms('生效时间'),
 });
+export const devicePlanQuery = pageQuery.extend({ projectPlanId: positiveId('计费方案') });
 export interface DevicePlanRow { id: number; projectPlanId: number; deviceId: number; deviceCode: string; deviceName: string; deviceType: string; effectiveFrom: number }
 
 // ---------------------------------------------------------------- the quote calculator (POST /api/v1/billing/quote) — contract fixed by issue 12
@@ -316,7 +333,7 @@ export interface RunResult { runId: number | null; accounts: number; lines: numb
 
 export const RUN_STATES = { running: '计算中', done: '已完成' } as const;
 export type BillingRunState = keyof typeof RUN_STATES;
-export const GAP_KINDS = { noReading: '期间无读数', stale: '读数中断', reset: '表计更换或清零', noDevice: '账户无计费设备' } as const;
+export const GAP_KINDS = { noReading: '期间无读数', stale: '读数中断', reset: '表计更换或清零', noDevice: '账户无计费设备', noTeam: '未加入分摊组或分摊组未关联总表', unallocated: '无法分配' } as const;
 export type GapKind = keyof typeof GAP_KINDS;
 export interface RunGap { accountId: number | null; deviceId: number | null; deviceName: string | null; fieldCode: string | null; kind: GapKind; from: number; to: number; note: string }
 

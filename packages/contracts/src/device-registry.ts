@@ -146,12 +146,12 @@ function hub(category: 'gateway' | 'manager', subLabel: string, maxSub: number, 
 const ENTRIES: Record<string, Entry> = {
   device20000: {
     category: 'thermostat', projectTypes: ['PT1012', 'PT5030'], ...WIRED,
-    fields: [T.f00, T.f01, T.f02, T.f03, T.f04, T.f05, T.f06, T.f10, T.f12, T.f13, T.f14, T.f18, T.f28, T.f29, T.f45],
+    fields: [T.f00, T.f01, T.f02, T.f03, T.f04, T.f05, T.f06, T.f10, T.f12, T.f13, T.f14, T.f18, T.f28, T.f29, T.f45, VALVE_OPEN_HOURS],
     listFields: ['f00', 'f01', 'f03', 'f04', 'f02', 'f06'],
   },
   device20020: {
     category: 'thermostat', projectTypes: ['PT1011', 'PT1012', 'PT1014'], ...WIRED,
-    fields: [T.f00, { ...T.f01, initial: 3 }, T.f03, T.f04, T.f05, T.f06, T.f08, T.f10, T.f12, T.f13, T.f18, T.f28, T.f29, T.f45, PROGRAM_FIELD],
+    fields: [T.f00, { ...T.f01, initial: 3 }, T.f03, T.f04, T.f05, T.f06, T.f08, T.f10, T.f12, T.f13, T.f18, T.f28, T.f29, T.f45, VALVE_OPEN_HOURS, PROGRAM_FIELD],
     listFields: ['f00', 'f01', 'f03', 'f04', 'f08', 'f06', 'f10'],
     programField: PROGRAM_FIELD.code,
   },
@@ -221,7 +221,7 @@ const ENTRIES: Record<string, Entry> = {
   },
   device618_n: {
     category: 'thermostat', projectTypes: ['PT1011', 'PT1012', 'PT1014'], ...WIRED,
-    fields: [T.f00, T.f01, T.f02, T.f03, T.f04, T.f05, T.f06, T.f10, T.f12, T.f13, T.f18],
+    fields: [T.f00, T.f01, T.f02, T.f03, T.f04, T.f05, T.f06, T.f10, T.f12, T.f13, T.f18, VALVE_OPEN_HOURS],
     listFields: ['f00', 'f01', 'f03', 'f04', 'f06', 'f10'],
   },
   device801_n: {

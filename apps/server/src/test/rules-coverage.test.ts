@@ -4,6 +4,7 @@ import { startTestKelvin, type TestClient } from './harness.ts';
 import { ACCOUNT_ROWS } from './rules-accounts.ts';
 import { ADMIN_ROWS } from './rules-admin.ts';
 import { AUTOMATION_ROWS } from './rules-automation.ts';
+import { BILLING_ROWS } from './rules-billing.ts';
 import { DEVICE_ADMIN_ROWS } from './rules-device-management.ts';
 import { DEVICE_ROWS } from './rules-devices.ts';
 import { MONITORING_ROWS } from './rules-monitoring.ts';
@@ -14,7 +15,7 @@ import { PROJECT_ROWS } from './rules-projects.ts';
  * the few calls made before or without a tenant's data. A new endpoint without a row fails here.
  */
 
-const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS];
+const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS];
 
 const PUBLIC: Record<string, string> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',

@@ -43,7 +43,6 @@ export const PROJECT_ROWS: Row[] = [
   { method: 'GET', path: '/api/v1/area/projecttypelist', code: 'login', kind: 'object', url: () => `/api/v1/area/projecttypelist?projectId=${A().projectId}` },
   { method: 'GET', path: '/api/v1/area/devicetypebyproject/{projectId}', code: 'login', kind: 'object', url: () => `/api/v1/area/devicetypebyproject/${A().projectId}` },
   { method: 'GET', path: '/api/v1/area/getproject/{id}', code: 'login', kind: 'object', url: () => `/api/v1/area/getproject/${A().projectId}` },
-  { method: 'GET', path: '/api/v1/area/projectpara/getpara/{projectId}/projectBillingScheme', code: 'login', kind: 'object', url: () => `/api/v1/area/projectpara/getpara/${A().projectId}/projectBillingScheme` },
   // ---- areas
   { method: 'GET', path: '/api/v1/area/{id}', code: 'area', kind: 'object', url: () => `/api/v1/area/${A().buildingId}` },
   { method: 'PUT', path: '/api/v1/area/{id}', code: 'area:btn_edit', kind: 'object', setup: () => newArea(), body: () => ({ name: '改名楼层' }) },

@@ -29,6 +29,9 @@ export type ReadingsLookup = (deviceIds: number[]) => Promise<{ device_id: numbe
 
 export type BalanceListener = (event: BalanceEvent) => void | Promise<void>;
 
+/** An account with its active rooms and their floor area (m²), as billing's share teams read it. */
+export interface AccountWithRooms { id: number; projectId: number; name: string; status: AccountStatus; rooms: { id: number; path: string; floorArea: number }[]; area: number }
+
 const CST = 8 * 3_600_000;
 const ymd = (ms: number) => new Date(ms + CST).toISOString().slice(0, 10).replace(/-/g, '');
 /** Start of a YYYY-MM-DD day in Asia/Shanghai, as ms epoch. */
@@ -37,6 +40,20 @@ const dayStart = (d: string) => Date.parse(`${d}T00:00:00+08:00`);
 export const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${p.slice(-4)}` : '****');
 export const maskIdNumber = (s: string | null) => (s ? `${s.slice(0, 4)}${'*'.repeat(Math.max(0, s.length - 8))}${s.slice(-4)}` : null);
 const moverOf = (actor: Actor): Mover => ({ id: actor.user.id, name: actor.user.name || actor.user.username });
+/** The billing engine as the mover of its charges. */
+const ENGINE: Mover = { id: null, name: '计费引擎' };
+
+/** An account as the billing engine bills it. */
+export interface BillingAccount {
+  id: number;
+  tenantId: number;
+  name: string;
+  phone: string;
+  createdAt: number;
+  balanceFen: number;
+  rooms: { id: number; name: string; area: number }[];
+  deviceIds: number[];
+}
 
 export function createAccountService(deps: { db: Db; projects: ProjectService; device: DeviceLookup; readings?: ReadingsLookup; onError(err: unknown): void }) {
   const { db, projects } = deps;
@@ -265,6 +282,28 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
       return (await toDtos(actor, [await accountRow(db, actor.scope, id)], true))[0];
     },
 
+    /**
+     * Accounts inside the scope (absent when not visible) with their active rooms and the rooms' floor area in m²:
+     * billing's share teams check membership and weigh shares by area through this read.
+     */
+    async withRooms(scope: Scope, accountIds: number[]): Promise<Map<number, AccountWithRooms>> {
+      const ids = [...new Set(accountIds)];
+      const out = new Map<number, AccountWithRooms>();
+      if (!ids.length) return out;
+      const [rows, rooms, areas] = await Promise.all([
+        repo.accountsOf(db, scope).select(['id', 'project_id', 'name', 'status']).where('id', 'in', ids).execute(),
+        repo.roomsOf(db, ids),
+        db.selectFrom('account_room').innerJoin('area', 'area.id', 'account_room.room_id').select(['area.id', 'area.floor_area'])
+          .where('account_room.account_id', 'in', ids).where('account_room.active', '=', 1).execute(),
+      ]);
+      const floorArea = new Map(areas.map((r) => [r.id, Number(r.floor_area ?? 0)]));
+      for (const r of rows) {
+        const mine = (rooms.get(r.id) ?? []).map((x) => ({ id: x.id, path: x.path, floorArea: floorArea.get(x.id) ?? 0 }));
+        out.set(r.id, { id: r.id, projectId: r.project_id, name: r.name, status: r.status as AccountStatus, rooms: mine, area: Math.round(mine.reduce((s, x) => s + x.floorArea, 0) * 1e4) / 1e4 });
+      }
+      return out;
+    },
+
     async create(actor: Actor, b: AccountCreate): Promise<{ id: number }> {
       const p = await projects.project(actor.scope, b.projectId);
       await checkRooms(actor.scope, p.id, b.roomIds);
@@ -325,6 +364,57 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
         events.push(...p.events);
         return { entryId: p.entryId, balanceFen: p.balanceFen, depositFen: p.depositFen };
       });
+    },
+
+    /**
+     * A charge by the billing engine: system work for a run a user with the right asked for (or the schedule), so no
+     * caller scope; the ledger names 计费引擎 as the mover. Idempotent on the key like every money move.
+     */
+    async systemCharge(tenantId: number, id: number, b: ChargeBody, key: string): Promise<MoneyMoveResult> {
+      const scope: Scope = { userId: 0, tenantId, isPlatform: false, projectIds: null };
+      const events: BalanceEvent[] = [];
+      const { result, replayed } = await once(db, tenantId, key, requestHash('charge', id, b), async (trx) => {
+        const acc = await lockedAccount(trx, scope, id);
+        const p = await post(trx, acc, { kind: 'charge', amountFen: -b.amountFen, reason: b.reason, causeType: b.causeType ?? null, causeId: b.causeId ?? null, idemKey: key }, ENGINE);
+        events.push(...p.events);
+        return { entryId: p.entryId, balanceFen: p.balanceFen, depositFen: p.depositFen };
+      });
+      if (!replayed) emit(events);
+      return result;
+    },
+
+    /** The active accounts of a project as the billing engine sees them: rooms with their floor area, devices named on the account. */
+    async billingAccounts(projectId: number): Promise<BillingAccount[]> {
+      const accounts = await db.selectFrom('account').select(['id', 'tenant_id', 'name', 'phone', 'created_at', 'balance_fen'])
+        .where('project_id', '=', projectId).where('status', '=', 'active').orderBy('id').execute();
+      if (!accounts.length) return [];
+      const ids = accounts.map((a) => a.id);
+      const rooms: { account_id: number; id: number; name: string; floor_area: number | null }[] = [];
+      const devices: { account_id: number; device_id: number }[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        rooms.push(...await db.selectFrom('account_room').innerJoin('area', 'area.id', 'account_room.room_id')
+          .select(['account_room.account_id', 'area.id', 'area.name', 'area.floor_area']).where('account_room.account_id', 'in', chunk).where('account_room.active', '=', 1).execute());
+        devices.push(...await db.selectFrom('account_device').select(['account_id', 'device_id']).where('account_id', 'in', chunk).execute());
+      }
+      const byAccount = <T extends { account_id: number }>(rows: T[]) => rows.reduce((m, r) => m.set(r.account_id, [...(m.get(r.account_id) ?? []), r]), new Map<number, T[]>());
+      const roomsOf = byAccount(rooms);
+      const devicesOf = byAccount(devices);
+      return accounts.map((a) => ({
+        id: a.id, tenantId: a.tenant_id, name: a.name, phone: a.phone, createdAt: Number(a.created_at), balanceFen: Number(a.balance_fen),
+        rooms: (roomsOf.get(a.id) ?? []).map((r) => ({ id: r.id, name: r.name, area: r.floor_area ?? 0 })),
+        deviceIds: (devicesOf.get(a.id) ?? []).map((d) => d.device_id),
+      }));
+    },
+
+    /** One account for the prepaid loop's notices (any tenant: the event named it). */
+    async brief(id: number) {
+      const a = await db.selectFrom('account').select(['id', 'tenant_id', 'project_id', 'name', 'phone', 'status', 'balance_fen']).where('id', '=', id).executeTakeFirst();
+      if (!a) return null;
+      const rooms = await db.selectFrom('account_room').innerJoin('area', 'area.id', 'account_room.room_id').select(['area.id', 'area.name'])
+        .where('account_room.account_id', '=', id).where('account_room.active', '=', 1).execute();
+      const devices = await db.selectFrom('account_device').select('device_id').where('account_id', '=', id).execute();
+      return { ...a, balance_fen: Number(a.balance_fen), rooms, deviceIds: devices.map((d) => d.device_id) };
     },
 
     async refund(actor: Actor, id: number, b: RefundBody, key: string): Promise<RefundResult> {

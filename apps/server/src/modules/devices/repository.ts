@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { DeviceOperationLogTable, DeviceTable } from '../../db/schema.ts';
 import { scoped, type Scope } from '../../lib/scope.ts';
@@ -59,6 +59,23 @@ export async function statesOf(db: Db, deviceIds: number[], fieldCodes?: string[
   let q = db.selectFrom('device_state').select(['device_id', 'field_code', 'num', 'txt', 'ts']).where('device_id', 'in', deviceIds);
   if (fieldCodes) q = q.where('field_code', 'in', fieldCodes.length ? fieldCodes : ['-']);
   return q.execute();
+}
+
+/** Numeric readings of some devices' fields in (from, until], in (device, field, ts) order: the billing engine's source. */
+export async function readingsIn(db: Db, deviceIds: number[], fieldCodes: string[], from: number, until: number) {
+  if (!deviceIds.length || !fieldCodes.length) return [];
+  return db.selectFrom('device_history').select(['device_id', 'field_code', 'ts', 'num'])
+    .where('device_id', 'in', deviceIds).where('ts', '>', from).where('ts', '<=', until).where('field_code', 'in', fieldCodes).where('num', 'is not', null)
+    .orderBy('device_id').orderBy('field_code').orderBy('ts').execute() as Promise<{ device_id: number; field_code: string; ts: number; num: number }[]>;
+}
+
+/** The last numeric reading at or before `at` (looking back at most `lookbackMs`) of each device × field. */
+export async function readingsAt(db: Db, deviceIds: number[], fieldCodes: string[], at: number, lookbackMs: number) {
+  if (!deviceIds.length || !fieldCodes.length) return [];
+  const inner = db.selectFrom('device_history')
+    .select(['device_id', 'field_code', 'ts', 'num', sql<number>`row_number() over (partition by device_id, field_code order by ts desc)`.as('rn')])
+    .where('device_id', 'in', deviceIds).where('ts', '<=', at).where('ts', '>', at - lookbackMs).where('field_code', 'in', fieldCodes).where('num', 'is not', null);
+  return db.selectFrom(inner.as('h')).select(['device_id', 'field_code', 'ts', 'num']).where('rn', '=', 1).execute() as Promise<{ device_id: number; field_code: string; ts: number; num: number }[]>;
 }
 
 export async function tenantCodeOf(db: Db, tenantId: number) {

@@ -356,6 +356,10 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     deviceByCode: (code: string) => repo.deviceByCode(db, code),
     /** Latest value of each field (optionally only some fields) of some devices. */
     latestState: (deviceIds: number[], fieldCodes?: string[]) => repo.statesOf(db, deviceIds, fieldCodes),
+    /** Numeric readings in (from, until], ordered by device, field, time (history ranges for billing). */
+    readingsIn: (deviceIds: number[], fieldCodes: string[], from: number, until: number) => repo.readingsIn(db, deviceIds, fieldCodes, from, until),
+    /** Each device × field's last numeric reading at or before `at`, within `lookbackMs`. */
+    readingsAt: (deviceIds: number[], fieldCodes: string[], at: number, lookbackMs: number) => repo.readingsAt(db, deviceIds, fieldCodes, at, lookbackMs),
     projectDeviceCounts: (projectIds: number[]) => repo.projectDeviceCounts(db, projectIds, Date.now()),
     devicesOnArea: (areaId: number) => repo.devicesOnArea(db, areaId),
     codesTaken: (codes: string[]) => repo.codesTaken(db, codes),

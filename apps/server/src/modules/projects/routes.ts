@@ -45,14 +45,6 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     config: { access: 'login' },
   }, async (req) => ok(toProjectInfo(await projects.project(actorOf(req).scope, req.params.id))));
 
-  r.get('/api/v1/area/projectpara/getpara/:projectId/projectBillingScheme', {
-    schema: { tags, summary: '项目计费方案', params: projectIdParam },
-    config: { access: 'login' },
-  }, async (req) => {
-    const p = await projects.project(actorOf(req).scope, req.params.projectId);
-    return ok({ paraValue: p.billing_scheme });
-  });
-
   r.get('/api/v1/area/:id', {
     schema: { tags, summary: '区域详情', params: areaIdParam },
     config: { access: 'area' },

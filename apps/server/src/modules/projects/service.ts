@@ -431,6 +431,17 @@ export function createProjectService(db: Db) {
       return { items, statusLabels: PROJECT_MAP_STATUS_LABELS };
     },
 
+    /**
+     * The billing scheme of a project as the project row keeps it (project cards, menus). Billing calls these when a
+     * tariff version takes effect; they act on a project the caller was already checked for.
+     */
+    async billingScheme(projectId: number): Promise<number | null> {
+      return (await db.selectFrom('area').select('billing_scheme').where('id', '=', projectId).where('level', '=', 'project').executeTakeFirst())?.billing_scheme ?? null;
+    },
+    async setBillingScheme(projectId: number, scheme: number) {
+      await db.updateTable('area').set({ billing_scheme: scheme }).where('id', '=', projectId).where('level', '=', 'project').execute();
+    },
+
     async setAlias(scope: Scope, id: number, alias: string) {
       const p = await project(scope, id);
       await repo.updateArea(db, p.id, { alias: alias || null });
