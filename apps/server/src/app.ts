@@ -209,6 +209,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     simulator = startSimulator({ url: config.mqttUrl ?? `mqtt://127.0.0.1:${mqtt.port}`, devices: sims, misreadsPerHour: 0.02, log: (msg) => app.log.info(msg) });
     app.log.info(`模拟设备已启动：${sims.length} 台（示范租户）`);
   }
+  // the demo tenant's billing needs its devices (the cold-station and building meters are share teams' totals)
+  if (demo) await billing.seedDemo();
 
   return {
     app,

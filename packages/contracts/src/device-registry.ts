@@ -185,7 +185,8 @@ const ENTRIES: Record<string, Entry> = {
     listFields: ['f00', 'f50', 'f51', 'f52', 'f53', 'f71', 'f70'],
   },
   device20090: {
-    category: 'electricMeter', projectTypes: ['PT5010', 'PT5030'], ...METER, actions: [...COMMON_ACTIONS, 'resetCounters'],
+    // also the cold station's meter of AC cost-share projects (its use is the total cost a share team splits)
+    category: 'electricMeter', projectTypes: ['PT5010', 'PT5030', 'PT2010', 'PT2014'], ...METER, actions: [...COMMON_ACTIONS, 'resetCounters'],
     fields: [ELECTRIC.f70, ELECTRIC.f71, ELECTRIC.f72, ELECTRIC.f73, ELECTRIC.f74],
     listFields: ['f70', 'f71', 'f72', 'f73', 'f74'],
   },
@@ -289,7 +290,8 @@ const ENTRIES: Record<string, Entry> = {
     listFields: ['f00', 'f01', 'f02', 'f03', 'f04', 'f23', 'f31'],
   },
   calorimeter: {
-    category: 'heatMeter', projectTypes: ['PT4010', 'PT4011', 'PT4012'], ...METER,
+    // also the building heat meter of floor-heating cost-share projects (on/off-time-area allocation needs Q_building)
+    category: 'heatMeter', projectTypes: ['PT4010', 'PT4011', 'PT4012', 'PT1013', 'PT1014', 'PT1015'], ...METER,
     fields: [HEAT.f60, HEAT.f61, HEAT.f62, HEAT.f63, HEAT.f64, HEAT.f65, HEAT.f66],
     listFields: ['f60', 'f66', 'f61', 'f63', 'f64', 'f65'],
   },

@@ -34,9 +34,9 @@ export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
     name: '华东区域',
     projects: [
       { name: '东湖水力平衡站', projectType: 'PT4020', projectType2: null, billingScheme: 7, address: '杭州市西湖区东湖路 2 号', lng: 120.15, lat: 30.27, size: [1, 2, 2] },
-      { name: '临港 4G 电能园区', projectType: 'PT5010', projectType2: 103, billingScheme: 3, address: '上海市浦东新区临港大道 99 号', lng: 121.9, lat: 30.9, size: [3, 2, 6] },
+      { name: '临港 4G 电能园区', projectType: 'PT5010', projectType2: 103, billingScheme: 7, address: '上海市浦东新区临港大道 99 号', lng: 121.9, lat: 30.9, size: [3, 2, 6] },
       { name: '崇明光伏电站', projectType: 'PT5020', projectType2: null, billingScheme: null, address: '上海市崇明区光明路 1 号', lng: 121.4, lat: 31.62, size: [1, 1, 2] },
-      { name: '苏州 4G 通断热分摊', projectType: 'PT1013', projectType2: 104, billingScheme: 12, address: '苏州市工业园区星湖街 328 号', lng: 120.72, lat: 31.3, size: [3, 4, 4] },
+      { name: '苏州 4G 通断热分摊', projectType: 'PT1013', projectType2: 104, billingScheme: 18, address: '苏州市工业园区星湖街 328 号', lng: 120.72, lat: 31.3, size: [3, 4, 4] },
       { name: '南京 4G 空调公寓', projectType: 'PT2013', projectType2: 103, billingScheme: 1, address: '南京市鼓楼区中山北路 30 号', lng: 118.78, lat: 32.07, size: [2, 10, 6] },
       { name: '张江综合能源园区', projectType: 'PT5030', projectType2: null, billingScheme: 7, address: '上海市浦东新区张江路 100 号', lng: 121.6, lat: 31.2, size: [2, 4, 5] },
       // the factory line: devices on the test benches before they ship (simulator/provision.ts FACTORY_LINE_DEVICE_TYPES)
@@ -52,14 +52,14 @@ export const DEMO_REGIONS: { name: string; projects: DemoProject[] }[] = [
       { name: '东莞 4G 通断热分摊', projectType: 'PT1015', projectType2: 104, billingScheme: 14, address: '东莞市南城区鸿福路 106 号', lng: 113.75, lat: 23.02, size: [1, 3, 3] },
       { name: '佛山能耗当量写字楼', projectType: 'PT2016', projectType2: 101, billingScheme: 3, address: '佛山市禅城区季华五路 22 号', lng: 113.12, lat: 23.02, size: [1, 4, 3] },
       { name: '珠海平衡表空调大厦', projectType: 'PT2014', projectType2: 102, billingScheme: 11, address: '珠海市香洲区情侣中路 39 号', lng: 113.58, lat: 22.27, size: [1, 4, 3] },
-      { name: '厦门 4G 空调计费公寓', projectType: 'PT2017', projectType2: 103, billingScheme: 5, address: '厦门市思明区鹭江道 8 号', lng: 118.08, lat: 24.45, size: [1, 4, 3] },
+      { name: '厦门 4G 空调计费公寓', projectType: 'PT2017', projectType2: 103, billingScheme: 2, address: '厦门市思明区鹭江道 8 号', lng: 118.08, lat: 24.45, size: [1, 4, 3] },
     ],
   },
   {
     name: '东北区域',
     projects: [
       { name: '沈阳空调参数热计量小区', projectType: 'PT4011', projectType2: 101, billingScheme: 6, address: '沈阳市和平区南京北街 206 号', lng: 123.42, lat: 41.8, size: [1, 3, 3] },
-      { name: '长春 4G 阀控热计量小区', projectType: 'PT4012', projectType2: 103, billingScheme: 8, address: '长春市朝阳区人民大街 5688 号', lng: 125.32, lat: 43.88, size: [1, 3, 3] },
+      { name: '长春 4G 阀控热计量小区', projectType: 'PT4012', projectType2: 103, billingScheme: 5, address: '长春市朝阳区人民大街 5688 号', lng: 125.32, lat: 43.88, size: [1, 3, 3] },
     ],
   },
 ];

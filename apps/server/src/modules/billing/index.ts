@@ -4,6 +4,7 @@ import type { AccountService } from '../accounts/index.ts';
 import type { DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { createBillingConfig } from './config.ts';
+import { seedDemoBilling } from './demo.ts';
 import { billingConfigRoutes } from './config-routes.ts';
 import { createEngine, type HolidayLookup } from './engine.ts';
 import { createPrepaidLoop, type SmsSender } from './prepaid.ts';
@@ -55,6 +56,8 @@ export function createBilling(deps: {
     onCommandFinished: prepaid.onCommandFinished,
     prepaid,
     tick,
+    /** The demo tenant's tariffs, billed residents, share teams and a plan (once, after its devices are provisioned). */
+    seedDemo: () => seedDemoBilling(db, config, deps.accounts),
     start(intervalMs = DEFAULT_INTERVAL_MS) {
       prepaid.start();
       timer = setInterval(() => void tick(intervalMs).catch(deps.onError), Math.min(intervalMs, 60_000));
