@@ -387,6 +387,8 @@ export interface ShareBasis { team: string; area: number; equivalent?: number; h
 export const lineQuery = pageQuery.extend({
   projectId: positiveId('项目').optional(),
   runId: positiveId('计费批次').optional(),
+  /** the lines an expense bill holds */
+  billId: positiveId('账单').optional(),
   accountId: positiveId('账户').optional(),
   deviceId: positiveId('设备').optional(),
   method: z.string().max(30).optional(),

@@ -152,6 +152,8 @@ describe('billing engine', () => {
     expect(await data('POST', '/api/v1/billing/bills/issue', { projectId: p.projectId, period: '2026-10' })).toEqual({ issued: 0, totalFen: 0 });
     const bills = await data('GET', `/api/v1/billing/bills?projectId=${p.projectId}`);
     expect(bills.rows).toMatchObject([{ accountId: r.accountId, period: '2026-10', amountFen: 159_090, status: 'issued' }]);
+    // the bill's lines: both runs' (its detail drawer)
+    expect((await lines(`billId=${bills.rows[0].id}`)).map((l) => l.amountFen).sort()).toEqual([147_924, 4226, 6940].sort());
     // paid from the balance: one charge however often the request is retried
     const k1 = key();
     await data('POST', `/api/v1/billing/bills/${bills.rows[0].id}/pay`, { method: 'balance' }, token, k1);

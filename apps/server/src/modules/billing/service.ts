@@ -67,6 +67,7 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     let query = linesOf(actor);
     if (q.projectId) query = query.where('billing_line.project_id', '=', q.projectId);
     if (q.runId) query = query.where('billing_line.run_id', '=', q.runId);
+    if (q.billId) query = query.where('billing_line.bill_id', '=', q.billId);
     if (q.accountId) query = query.where('billing_line.account_id', '=', q.accountId);
     if (q.deviceId) query = query.where('billing_line.device_id', '=', q.deviceId);
     if (q.method) query = q.method === 'share' ? query.where('billing_line.method', 'in', ['shareTime', 'shareEnergy', 'shareArea', 'shareMixed', 'onOffTimeArea']) : query.where('billing_line.method', '=', q.method);
