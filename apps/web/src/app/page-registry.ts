@@ -70,3 +70,5 @@ registerPages(['userPayFeeUpper'], () => import('../features/accounts/pages/pay-
 // billing: runs, bills and supply
 registerPages(['equipmentBilling_n'], () => import('../features/billing/pages/engine-billing'));
 registerPages(['expensebill'], () => import('../features/billing/pages/engine-expense-bill'));
+registerPages(['equipmentCostShare_n'], () => import('../features/billing/pages/engine-cost-share'));
+registerPages(['ag2410chargedata'], () => import('../features/billing/pages/engine-ag2410'));

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Space, Tag, Typography } from 'antd';
 import type { TableProps } from 'antd';
-import { BILLING_METHODS, DEVICE_TYPES, METHOD_FIELDS, type BillLineRow, type BillingMethod } from '@kelvin/contracts';
+import { BILLING_METHODS, DEVICE_TYPES, METHOD_FIELDS, type BillLineRow } from '@kelvin/contracts';
 import { DataTable, type ListParams } from '../../../components/data-table';
 import { formatDateTime } from '../../../lib/time';
 import { formatFen } from '../../accounts';
@@ -28,11 +28,13 @@ export const periodText = (from: number, until: number) => `${formatDateTime(fro
 /** The readings a line came from: 起始读数（时间）→ 结束读数（时间） per counter. */
 export function LineReadings({ line }: { line: BillLineRow }) {
   if (!line.readings.length) return <Typography.Text type="secondary">—</Typography.Text>;
+  // a share line may gather several of the account's devices: say which reading is whose
+  const several = new Set(line.readings.map((r) => r.deviceId)).size > 1;
   return (
     <Space orientation="vertical" size={2} data-testid="line-readings">
       {line.readings.map((r) => (
-        <span key={r.fieldCode} style={{ whiteSpace: 'nowrap' }}>
-          <Typography.Text type="secondary">{readingFieldLabel(r.fieldCode)}：</Typography.Text>
+        <span key={`${r.deviceId}-${r.fieldCode}`} style={{ whiteSpace: 'nowrap' }}>
+          <Typography.Text type="secondary">{several ? `设备 #${r.deviceId} ` : ''}{readingFieldLabel(r.fieldCode)}：</Typography.Text>
           {r.startValue ?? '—'}<Typography.Text type="secondary" style={{ fontSize: 12 }}>（{r.startTs ? formatDateTime(r.startTs, 'MM-DD HH:mm') : '无'}）</Typography.Text>
           {' → '}
           {r.endValue ?? '—'}<Typography.Text type="secondary" style={{ fontSize: 12 }}>（{r.endTs ? formatDateTime(r.endTs, 'MM-DD HH:mm') : '无'}）</Typography.Text>
@@ -106,5 +108,3 @@ export function LinesTable({ queryKey, params, fetchPage, columns, exportCode, t
     />
   );
 }
-
-export const methodName = (m: BillingMethod) => BILLING_METHODS[m];

@@ -11,7 +11,8 @@ import { accountKeys, formatFen } from '../../accounts';
 import { billingKeys, engineApi } from '../api';
 import { LinesTable, periodText, readingFieldLabel } from './engine-lines';
 
-const TRIGGERS: Record<string, string> = { manual: '手动', schedule: '定时', scheduler: '定时', auto: '自动', balance: '余额事件' };
+/** who started a run: a person (立即计费), the schedule, or 出账 closing a period */
+const TRIGGERS: Record<string, string> = { manual: '手动', schedule: '定时', bill: '出账' };
 export const triggerText = (t: string) => TRIGGERS[t] ?? t;
 
 /** The readings a run could not bill from (missing, interrupted, a meter reset or replaced, an account without devices). */
