@@ -375,11 +375,20 @@ export interface BillLineRow {
   /** the ledger entry (prepaid) or the expense bill (postpaid) the line went into */
   entryId: number | null;
   billId: number | null;
-  readings: { fieldCode: string; startTs: number | null; startValue: number | null; endTs: number | null; endValue: number | null }[];
+  readings: { deviceId: number; fieldCode: string; startTs: number | null; startValue: number | null; endTs: number | null; endValue: number | null }[];
+  /** a cost-share line: what the account's share was computed from at the run (null on other lines) */
+  basis: ShareBasis | null;
 }
+/**
+ * The account's figures a share was split by: its rooms' area (m²), its equivalent (h or kWh of T_eq, share methods)
+ * or its valve-open hours (onOffTimeArea), and the devices they came from (their readings are the line's readings).
+ */
+export interface ShareBasis { team: string; area: number; equivalent?: number; hours?: number; deviceIds: number[] }
 export const lineQuery = pageQuery.extend({
   projectId: positiveId('项目').optional(),
   runId: positiveId('计费批次').optional(),
+  /** the lines an expense bill holds */
+  billId: positiveId('账单').optional(),
   accountId: positiveId('账户').optional(),
   deviceId: positiveId('设备').optional(),
   method: z.string().max(30).optional(),

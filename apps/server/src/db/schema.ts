@@ -692,6 +692,8 @@ export interface BillingRunTable {
 export interface BillingLineTable {
   id: Generated<number>; tenant_id: number; project_id: number; run_id: number; account_id: number; seq: number; device_id: number | null; method: string; label: string;
   quantity: number; unit: string; unit_price: string; amount_fen: number; period_from: Millis; period_until: Millis; entry_id: number | null; bill_id: number | null;
+  /** cost-share lines: ShareBasis as JSON (012) */
+  basis: string | null;
 }
 export interface BillingReadingTable {
   id: Generated<number>; run_id: number; device_id: number; field_code: string; start_ts: Millis | null; start_value: number | null; end_ts: Millis | null; end_value: number | null; use: number;

@@ -81,6 +81,11 @@ export class DeviceModel {
   private day: number;
   /** room temperatures without the sensor's noise (the noise must not accumulate) */
   private readonly rooms = new Map<string, number>();
+  /**
+   * counters as counted, before the report's rounding to the field's step: a short interval adds less than half a
+   * step (a heat meter's 0.022 GJ/h over a minute), and rounding each interval's total would lose it for ever
+   */
+  private readonly counts = new Map<string, number>();
   /** room temperature field → the valve field that heats or cools it */
   private readonly valveOf = new Map<string, FieldDef>();
 
@@ -120,6 +125,12 @@ export class DeviceModel {
     if (f.writable) return SETPOINTS.has(f.code) ? clamp(f, Math.round(f.initial + (r - 0.5) * 4)) : f.initial;
     if (f.sim.mode === 'accumulate' || f.sim.mode === 'integrate') return roundToStep(f, f.initial * (0.5 + r) + r * 100 * (f.step ?? 1));
     return clamp(f, roundToStep(f, f.initial + (r - 0.5) * 2));
+  }
+
+  /** keeps a counter's exact count and answers what it reports */
+  private count(f: FieldDef, exact: number): number {
+    this.counts.set(f.code, exact);
+    return roundToStep(f, exact);
   }
 
   private num(code: string): number {
@@ -180,12 +191,12 @@ export class DeviceModel {
         case 'accumulate': {
           const when = sim.when ?? {};
           const running = on && Object.entries(when).every(([code, values]) => values.includes(this.num(code)));
-          if (running) this.state[f.code] = roundToStep(f, v + sim.perHour * hours * (0.8 + 0.4 * this.random()));
+          if (running) this.state[f.code] = this.count(f, (this.counts.get(f.code) ?? v) + sim.perHour * hours * (0.8 + 0.4 * this.random()));
           break;
         }
         case 'integrate': {
-          const base = sim.daily && newDay ? 0 : v;
-          this.state[f.code] = roundToStep(f, base + this.num(sim.of) * hours);
+          const base = sim.daily && newDay ? 0 : this.counts.get(f.code) ?? v;
+          this.state[f.code] = this.count(f, base + this.num(sim.of) * hours);
           break;
         }
         case 'sum': {
@@ -299,7 +310,7 @@ export class DeviceModel {
         if (this.state.f47 !== undefined) this.state.f47 = 0;
         return { ok: true };
       case 'resetCounters':
-        for (const f of this.def.fields) if (f.sim.mode === 'accumulate' || f.sim.mode === 'integrate') this.state[f.code] = 0;
+        for (const f of this.def.fields) if (f.sim.mode === 'accumulate' || f.sim.mode === 'integrate') this.state[f.code] = this.count(f, 0);
         return { ok: true };
       case 'reboot':
         return { ok: true, reboot: true };

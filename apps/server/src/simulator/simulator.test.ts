@@ -11,6 +11,7 @@ import { startSimulator } from './runner.ts';
 import { runLoad } from './load.ts';
 import { connectWireDevice } from './wire.ts';
 
+const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const type = (code: string) => DEVICE_TYPE_BY_CODE.get(code)!;
 
@@ -106,6 +107,13 @@ describe('设备模型', () => {
     const heat = meter.state.f60 as number;
     meter.step(noon + 5 * HOUR);
     expect(meter.state.f60 as number).toBeGreaterThan(heat);
+    // reported every minute, a heat meter adds far less than its 0.001 GJ step each time: the count must still grow
+    // (0.022 GJ/h × 0.8–1.2 over 3 h ≈ 0.05–0.08 GJ), not be rounded away report after report
+    const slow = new DeviceModel(type('calorimeter'), 'M-3s', noon);
+    const start = slow.state.f60 as number;
+    for (let t = noon + MINUTE; t <= noon + 3 * HOUR; t += MINUTE) slow.step(t);
+    expect((slow.state.f60 as number) - start).toBeGreaterThan(0.04);
+    expect((slow.state.f60 as number) - start).toBeLessThan(0.09);
     const solar = new DeviceModel(type('deviceSolar_n'), 'M-4', noon);
     expect(solar.state.f90 as number).toBeGreaterThan(20);
     expect(solar.state.f95).toBe(1);

@@ -81,3 +81,9 @@ registerPages(['groupexpsshare'], () => import('../features/billing/pages/config
 registerPages(['devicerelation'], () => import('../features/billing/pages/config-device-relation'));
 registerPages(['jffa2020x1'], () => import('../features/billing/pages/config-plans'));
 registerPages(['addDevicePlan_n'], () => import('../features/billing/pages/config-add-device-plan'));
+
+// billing: runs, bills and supply
+registerPages(['equipmentBilling_n'], () => import('../features/billing/pages/engine-billing'));
+registerPages(['expensebill'], () => import('../features/billing/pages/engine-expense-bill'));
+registerPages(['equipmentCostShare_n'], () => import('../features/billing/pages/engine-cost-share'));
+registerPages(['ag2410chargedata'], () => import('../features/billing/pages/engine-ag2410'));

@@ -17,7 +17,7 @@ import { useCan, useIsMobile } from '../lib/ui';
 export interface FilterField {
   name: string;
   label: string;
-  kind?: 'text' | 'select' | 'dateRange';
+  kind?: 'text' | 'select' | 'dateRange' | 'month';
   options?: { label: string; value: string | number }[];
   placeholder?: string;
   width?: number;
@@ -28,10 +28,10 @@ export interface FilterField {
 
 export type ListParams = Record<string, string | number | undefined> & { pageNo: number; pageSize: number };
 
-export interface DataTableProps<T> {
+export interface DataTableProps<T, P extends Page<T> = Page<T>> {
   /** query key prefix; the filters and page are appended (invalidate it after a change) */
   queryKey: readonly unknown[];
-  fetchPage: (params: ListParams) => Promise<Page<T>>;
+  fetchPage: (params: ListParams) => Promise<P>;
   columns: TableProps<T>['columns'];
   rowKey: keyof T & string | ((row: T) => Key);
   filters?: FilterField[];
@@ -45,8 +45,12 @@ export interface DataTableProps<T> {
   params?: Record<string, string | number | undefined>;
   rowSelection?: TableProps<T>['rowSelection'];
   expandable?: TableProps<T>['expandable'];
+  /** row events (a row that opens its detail on click) */
+  onRow?: TableProps<T>['onRow'];
   scrollX?: number;
   defaultPageSize?: number;
+  /** figures of the whole answer (a list that also answers its total amount …), shown on the toolbar's left */
+  summary?: (data: P | undefined) => ReactNode;
 }
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -150,6 +154,10 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
   const out: Record<string, string | number | undefined> = {};
   for (const [k, v] of Object.entries(values)) {
     if (v === undefined || v === null || v === '') continue;
+    if (filters.find((x) => x.name === k)?.kind === 'month') {
+      out[k] = (v as Dayjs).format('YYYY-MM');
+      continue;
+    }
     if (Array.isArray(v) && v.length === 2 && typeof (v[0] as Dayjs)?.valueOf === 'function') {
       const f = filters.find((x) => x.name === k);
       const [from, to] = f?.rangeNames ?? [`${k}From`, `${k}To`];
@@ -161,8 +169,8 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
   return out;
 }
 
-export function DataTable<T extends object>(props: DataTableProps<T>) {
-  const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20 } = props;
+export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
+  const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20, summary } = props;
   const [form] = Form.useForm();
   const [applied, setApplied] = useState<Record<string, string | number | undefined>>({});
   const [page, setPage] = useState({ pageNo: 1, pageSize: defaultPageSize });
@@ -229,6 +237,8 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
                 <Select allowClear placeholder={f.placeholder ?? '全部'} options={f.options} style={{ width: f.width ?? 160 }} />
               ) : f.kind === 'dateRange' ? (
                 <DatePicker.RangePicker style={{ width: f.width ?? 260 }} />
+              ) : f.kind === 'month' ? (
+                <DatePicker picker="month" placeholder={f.placeholder ?? '全部'} style={{ width: f.width ?? 140 }} />
               ) : (
                 <Input allowClear placeholder={f.placeholder ?? `请输入${f.label}`} style={{ width: f.width ?? 180 }} maxLength={64} />
               )}
@@ -243,8 +253,9 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         </Form>
         </div>
       )}
-      {(toolbar || (exportUrl && canExport) || columnSettings) && (
-        <div style={{ display: 'flex', justifyContent: 'flex-end', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
+      {(toolbar || (exportUrl && canExport) || columnSettings || summary) && (
+        <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
+          {summary && <div style={{ marginRight: 'auto' }}>{summary(query.data)}</div>}
           {toolbar}
           {exportUrl && canExport && (
             <Button
@@ -289,6 +300,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
         loading={query.isFetching}
         rowSelection={props.rowSelection}
         expandable={props.expandable}
+        onRow={props.onRow}
         scroll={{ x: scrollX }}
         sticky={{ offsetHeader: headerOffset }}
         pagination={{

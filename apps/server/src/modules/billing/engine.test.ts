@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TARIFF, localMidnight, type TariffBody } from '@kelvin/contracts';
+import { DEFAULT_TARIFF, localMidnight, type BillLineRow, type TariffBody } from '@kelvin/contracts';
 import { createArea, startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 import { createTestDevice } from '../devices/test-fixtures.ts';
 
@@ -57,7 +57,7 @@ async function readings(deviceId: number, rows: [ts: number, fields: Record<stri
 }
 const balance = async (id: number) => Number((await k.db.selectFrom('account').select('balance_fen').where('id', '=', id).executeTakeFirstOrThrow()).balance_fen);
 const run = (projectId: number, until: number) => data('POST', '/api/v1/billing/run', { projectId, until });
-const lines = async (q: string) => (await data('GET', `/api/v1/billing/lines?pageSize=200&${q}`)).rows as { label: string; quantity: number; unitPrice: string; amountFen: number; accountId: number; deviceId: number | null; readings: { fieldCode: string; startValue: number; endValue: number; startTs: number; endTs: number }[] }[];
+const lines = async (q: string) => (await data('GET', `/api/v1/billing/lines?pageSize=200&${q}`)).rows as BillLineRow[];
 
 beforeAll(async () => {
   k = await startTestKelvin();
@@ -152,6 +152,8 @@ describe('billing engine', () => {
     expect(await data('POST', '/api/v1/billing/bills/issue', { projectId: p.projectId, period: '2026-10' })).toEqual({ issued: 0, totalFen: 0 });
     const bills = await data('GET', `/api/v1/billing/bills?projectId=${p.projectId}`);
     expect(bills.rows).toMatchObject([{ accountId: r.accountId, period: '2026-10', amountFen: 159_090, status: 'issued' }]);
+    // the bill's lines: both runs' (its detail drawer)
+    expect((await lines(`billId=${bills.rows[0].id}`)).map((l) => l.amountFen).sort()).toEqual([147_924, 4226, 6940].sort());
     // paid from the balance: one charge however often the request is retried
     const k1 = key();
     await data('POST', `/api/v1/billing/bills/${bills.rows[0].id}/pay`, { method: 'balance' }, token, k1);
@@ -198,6 +200,30 @@ describe('billing engine', () => {
     expect((await lines(`runId=${res.runId}`)).map((l) => [l.accountId, l.amountFen]).sort()).toEqual(
       [[members[0]!.accountId, 3334], [members[1]!.accountId, 3333], [members[2]!.accountId, 3333]].sort(),
     );
+    // each line keeps what its share was computed from, and the readings of the member's own device
+    const first = (await lines(`runId=${res.runId}&accountId=${members[0]!.accountId}`))[0]!;
+    expect(first.basis).toEqual({ team: '1号楼分摊', area: 1, equivalent: 1, deviceIds: [members[0]!.deviceId] });
+    expect(first.readings.find((x) => x.fieldCode === 'f21')).toMatchObject({ deviceId: members[0]!.deviceId, startValue: 0, endValue: 1 });
+  });
+
+  it('on/off-time-area: the building heat placed by area × valve-open hours; each line keeps its area, hours and readings', async () => {
+    const p = await project({ scheme: 18, price: '85.0000' }, 'PT1013');
+    const big = await resident(p, 'deviceAG2410', { area: 50 });
+    const small = await resident(p, 'deviceAG2410', { area: 100 });
+    const meter = await createTestDevice(k, { tenantId: a.tenantId, projectId: p.projectId, areaId: p.buildingId, type: 'calorimeter', name: '楼栋热表' });
+    const team = await data('POST', '/api/v1/billing/shareteam', { projectId: p.projectId, name: '楼栋分摊', remark: '' });
+    await data('POST', '/api/v1/billing/sharegroup', { shareTeamId: team.id, accountIds: [big.accountId, small.accountId] });
+    await data('POST', '/api/v1/billing/devicerelation', { shareTeamId: team.id, deviceIds: [meter.id], role: 'total' });
+    // Q = 10 GJ; A × t: 50 × 2 = 100 and 100 × 1 = 100 → 5 GJ each × 85.00 = 425.00 元
+    await readings(meter.id, [[T0, { f60: 100 }], [T0 + 2 * H, { f60: 110 }]]);
+    await readings(big.deviceId, [[T0, { f30: 10 }], [T0 + 2 * H, { f30: 12 }]]);
+    await readings(small.deviceId, [[T0, { f30: 20 }], [T0 + 2 * H, { f30: 21 }]]);
+    const res = await run(p.projectId, T0 + 2 * H);
+    expect(res.totalFen).toBe(85_000);
+    const rows = await lines(`runId=${res.runId}&accountId=${big.accountId}`);
+    expect(rows.map((l) => [l.quantity, l.unitPrice, l.amountFen])).toEqual([[5, '85.0000', 42_500]]);
+    expect(rows[0]!.basis).toEqual({ team: '楼栋分摊', area: 50, hours: 2, deviceIds: [big.deviceId] });
+    expect(rows[0]!.readings).toEqual([{ deviceId: big.deviceId, fieldCode: 'f30', startTs: T0, startValue: 10, endTs: T0 + 2 * H, endValue: 12 }]);
   });
 
   it('the prepaid loop: warnings, cut-off through the device core, reconnect after a top-up', async () => {

@@ -1,6 +1,6 @@
 import {
   BILLING_METHODS, DEVICE_TYPE_BY_CODE, METHOD_FIELDS, SHARE_METHODS, TOU_KINDS, fenToYuan, localMidnight, localParts, schemeOf,
-  type BillingMethod, type QuoteLine, type RunGap, type RunResult, type TariffDoc, type TouKind,
+  type BillingMethod, type QuoteLine, type RunGap, type RunResult, type ShareBasis, type TariffDoc, type TouKind,
 } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import type { Scope } from '../../lib/scope.ts';
@@ -30,7 +30,7 @@ export type HolidayLookup = (tenantId: number, projectId: number, start: string,
 
 interface Device { id: number; tenantId: number; name: string; type: string; fields: Set<string> }
 interface Segment { from: number; until: number; version: TariffVersion; index: number }
-interface NewLine { accountId: number; deviceId: number | null; method: string; label: string; quantity: number; unit: string; unitPrice: string; amountFen: number }
+interface NewLine { accountId: number; deviceId: number | null; method: string; label: string; quantity: number; unit: string; unitPrice: string; amountFen: number; basis?: ShareBasis }
 
 const cstDateTime = (ms: number) => {
   const p = localParts(ms);
@@ -319,14 +319,9 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
     }
     const planned = (id: number) => plans.get(id);
     const own = (a: BillingAccount) => (accountDevices.get(a.id) ?? []).filter((id) => !planned(id));
-    const shareTeamLines = (t: ShareTeam, members: BillingAccount[], m: BillingMethod, d: TariffDoc, seg: number): QuoteLine[] => {
+    const shareTeamLines = (t: ShareTeam, inputs: { id: number; equivalent: number; area: number }[], m: BillingMethod, d: TariffDoc, seg: number): QuoteLine[] => {
       const totalFen = plantUseFen(t.totalDeviceIds, d, seg);
       const publicFen = m === 'shareArea' ? totalFen : m === 'shareMixed' ? scaleFen(totalFen, d.share.publicRatio) : Math.min(totalFen, plantUseFen(t.publicDeviceIds, d, seg));
-      const inputs = members.map((a) => ({
-        id: a.id,
-        equivalent: m === 'shareArea' ? 0 : quantize(own(a).reduce((x, id) => x + qtyOf(devices.get(id)!, m, d, seg), 0)),
-        area: a.rooms.reduce((x, r) => x + r.area, 0),
-      }));
       return shareLines(totalFen, publicFen, inputs);
     };
 
@@ -381,19 +376,25 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
             gap({ accountId: null, deviceId: null, deviceName: null, fieldCode: null, kind: 'noTeam', from: s.from, to: s.until, note: `分摊组「${t.name}」未关联总表，无法计算总费用` });
             continue;
           }
-          const areaOf = (a: BillingAccount) => a.rooms.reduce((x, r) => x + r.area, 0);
+          // each member's figures as split (area; equivalent, or valve-open hours), kept on its line
+          const basis = new Map<number, ShareBasis>(members.map((a) => {
+            const q = method === 'shareArea' ? 0 : quantize(own(a).reduce((x, id) => x + qtyOf(devices.get(id)!, method, doc, s.index), 0));
+            const area = a.rooms.reduce((x, r) => x + r.area, 0);
+            return [a.id, { team: t.name, area, ...(method === 'onOffTimeArea' ? { hours: q } : method === 'shareArea' ? {} : { equivalent: q }), deviceIds: own(a) }];
+          }));
+          const inputOf = (a: BillingAccount) => basis.get(a.id)!;
           let teamLines: QuoteLine[] = [];
           try {
             teamLines = method === 'onOffTimeArea'
               ? onOffTimeAreaLines(quantize(t.totalDeviceIds.reduce((x, id) => x + bucketUse(id, 'f60', s.index), 0)), doc.price,
-                members.map((a) => ({ id: a.id, area: areaOf(a), hours: quantize(own(a).reduce((x, id) => x + qtyOf(devices.get(id)!, 'onOffTimeArea', doc, s.index), 0)) })))
-              : shareTeamLines(t, members, method, doc, s.index);
+                members.map((a) => ({ id: a.id, area: inputOf(a).area, hours: inputOf(a).hours! })))
+              : shareTeamLines(t, members.map((a) => ({ id: a.id, equivalent: inputOf(a).equivalent ?? 0, area: inputOf(a).area })), method, doc, s.index);
           } catch (err) {
             gap({ accountId: null, deviceId: null, deviceName: null, fieldCode: null, kind: 'unallocated', from: s.from, to: s.until, note: `分摊组「${t.name}」：${(err as Error).message}` });
           }
           for (const l of teamLines) {
             if (l.amountFen === 0 && l.quantity === 0) continue;
-            push({ accountId: Number(l.label), deviceId: null, method, label: `${BILLING_METHODS[method]}（${t.name}）${segLabel(s)}`, quantity: l.quantity, unit: method === 'onOffTimeArea' ? 'GJ' : METHOD_FIELDS[method].unit, unitPrice: l.unitPrice, amountFen: l.amountFen });
+            push({ accountId: Number(l.label), deviceId: null, method, label: `${BILLING_METHODS[method]}（${t.name}）${segLabel(s)}`, quantity: l.quantity, unit: method === 'onOffTimeArea' ? 'GJ' : METHOD_FIELDS[method].unit, unitPrice: l.unitPrice, amountFen: l.amountFen, basis: basis.get(Number(l.label)) });
           }
         }
         for (const a of billed) if (!inTeam.has(a.id)) gap({ accountId: a.id, deviceId: null, deviceName: null, fieldCode: null, kind: 'noTeam', from: s.from, to: s.until, note: `账户「${a.name}」未加入分摊组，本期未分摊` });
@@ -439,6 +440,7 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
         const rows = chunk.flatMap(([accountId, ls]) => ls.map((l, seq) => ({
           tenant_id: tenantId, project_id: projectId, run_id: runId, account_id: accountId, seq, device_id: l.deviceId, method: l.method, label: l.label.slice(0, 80),
           quantity: l.quantity, unit: l.unit, unit_price: l.unitPrice, amount_fen: l.amountFen, period_from: from, period_until: until, entry_id: null, bill_id: null,
+          basis: l.basis ? JSON.stringify(l.basis) : null,
         })));
         for (let j = 0; j < rows.length; j += 300) await trx.insertInto('billing_line').values(rows.slice(j, j + 300)).onConflict((oc) => oc.columns(['run_id', 'account_id', 'seq']).doNothing()).execute();
       });

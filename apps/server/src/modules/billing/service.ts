@@ -1,6 +1,6 @@
 import {
   METHOD_FIELDS, localMidnight, schemeOf, type BillLineRow, type BillStatus, type BillingMethod, type BillingRunRow, type BillingRunState, type ChargeSummaryRow,
-  type ExpenseBillRow, type LineQuery, type RunGap, type RunResult, type SupplyAction, type SupplyActionRow, type SupplyStatus,
+  type ExpenseBillRow, type LineQuery, type RunGap, type RunResult, type ShareBasis, type SupplyAction, type SupplyActionRow, type SupplyStatus,
 } from '@kelvin/contracts';
 import type { z } from 'zod';
 import type { billQuery, billingRunQuery, chargeDataBody, supplyQuery, billPayBody } from '@kelvin/contracts';
@@ -38,22 +38,27 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     .leftJoin('device', 'device.id', 'billing_line.device_id'), actor.scope, { tenant: 'billing_line.tenant_id', project: 'billing_line.project_id' })
     .select(['billing_line.id', 'billing_line.run_id', 'billing_line.project_id', 'billing_line.account_id', 'account.name as account_name', 'billing_line.device_id', 'device.device_name',
       'billing_line.method', 'billing_line.label', 'billing_line.quantity', 'billing_line.unit', 'billing_line.unit_price', 'billing_line.amount_fen', 'billing_line.period_from',
-      'billing_line.period_until', 'billing_line.entry_id', 'billing_line.bill_id']);
+      'billing_line.period_until', 'billing_line.entry_id', 'billing_line.bill_id', 'billing_line.basis']);
   type LineDb = Awaited<ReturnType<ReturnType<typeof linesOf>['execute']>>[number];
 
   async function toLines(rows: LineDb[]): Promise<BillLineRow[]> {
-    const keys = rows.filter((r) => r.device_id !== null);
+    // a share line's readings are those of the devices its basis names (the account's own at the run)
+    const bases = new Map(rows.map((r) => [r.id, r.basis ? JSON.parse(r.basis) as ShareBasis : null]));
+    const devicesOf = (r: LineDb) => (r.device_id !== null ? [r.device_id] : bases.get(r.id)?.deviceIds ?? []);
+    const keys = rows.filter((r) => devicesOf(r).length);
     const readings = keys.length
-      ? await db.selectFrom('billing_reading').selectAll().where('run_id', 'in', [...new Set(keys.map((r) => r.run_id))]).where('device_id', 'in', [...new Set(keys.map((r) => r.device_id!))]).execute()
+      ? await db.selectFrom('billing_reading').selectAll().where('run_id', 'in', [...new Set(keys.map((r) => r.run_id))]).where('device_id', 'in', [...new Set(keys.flatMap(devicesOf))]).execute()
       : [];
     return rows.map((r) => {
       const fields = METHOD_FIELDS[r.method as BillingMethod]?.fields;
+      const ids = devicesOf(r);
       return {
         id: r.id, runId: r.run_id, projectId: r.project_id, accountId: r.account_id, accountName: r.account_name, deviceId: r.device_id, deviceName: r.device_name ?? null,
         method: r.method as BillLineRow['method'], label: r.label, quantity: Number(r.quantity), unit: r.unit, unitPrice: r.unit_price, amountFen: Number(r.amount_fen),
         periodFrom: Number(r.period_from), periodUntil: Number(r.period_until), entryId: r.entry_id, billId: r.bill_id,
-        readings: readings.filter((x) => x.run_id === r.run_id && x.device_id === r.device_id && (!fields || fields.includes(x.field_code) || !['f20', 'f21', 'f22', 'f30', 'f60', 'f70'].includes(x.field_code)))
-          .map((x) => ({ fieldCode: x.field_code, startTs: x.start_ts === null ? null : Number(x.start_ts), startValue: x.start_value, endTs: x.end_ts === null ? null : Number(x.end_ts), endValue: x.end_value })),
+        basis: bases.get(r.id) ?? null,
+        readings: readings.filter((x) => x.run_id === r.run_id && ids.includes(x.device_id) && (!fields || fields.includes(x.field_code) || !['f20', 'f21', 'f22', 'f30', 'f60', 'f70'].includes(x.field_code)))
+          .map((x) => ({ deviceId: x.device_id, fieldCode: x.field_code, startTs: x.start_ts === null ? null : Number(x.start_ts), startValue: x.start_value, endTs: x.end_ts === null ? null : Number(x.end_ts), endValue: x.end_value })),
       };
     });
   }
@@ -62,6 +67,7 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     let query = linesOf(actor);
     if (q.projectId) query = query.where('billing_line.project_id', '=', q.projectId);
     if (q.runId) query = query.where('billing_line.run_id', '=', q.runId);
+    if (q.billId) query = query.where('billing_line.bill_id', '=', q.billId);
     if (q.accountId) query = query.where('billing_line.account_id', '=', q.accountId);
     if (q.deviceId) query = query.where('billing_line.device_id', '=', q.deviceId);
     if (q.method) query = q.method === 'share' ? query.where('billing_line.method', 'in', ['shareTime', 'shareEnergy', 'shareArea', 'shareMixed', 'onOffTimeArea']) : query.where('billing_line.method', '=', q.method);

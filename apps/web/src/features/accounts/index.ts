@@ -2,3 +2,5 @@
 export { accountApi, accountKeys } from './api';
 export { formatFen, formatYuan, parseYuan } from './money';
 export { AccountSelect } from './components/account-select';
+/** every money action's dialog (a confirmation repeating the amount, one Idempotency-Key per opening) */
+export { MoneyDialog } from './components/money-dialog';

@@ -1,0 +1,72 @@
+import { Empty, Space, Tag, Typography } from 'antd';
+import { billingSchemeName, type BillLineRow } from '@kelvin/contracts';
+import { DataTable } from '../../../components/data-table';
+import { PageContainer, useProjectId } from '../../../components/page';
+import { formatFen } from '../../accounts';
+import { billingKeys, ENGINE_EXPORTS, engineApi, type MoneyPage } from '../api';
+import { SharePieChart } from '../components/engine-charts';
+import { formatQuantity, LineReadings, lineMethodLabel, periodText } from '../components/engine-lines';
+import { useRunPicker } from '../components/engine-run-picker';
+import { areaText, ChartCard, NotShareScheme, RunGapsPanel, shareItems, ShareTotals, shareRule, useShareLines } from '../components/engine-share';
+
+/** the line filter the server reads as "every share method" */
+const SHARE = 'share';
+
+/**
+ * equipmentCostShare_n (设备费用分摊): how a run split the plant's cost over the members of each share team — per
+ * account its equivalent, area and share — the total tying to the run's, and the shares as a pie.
+ */
+export default function CostSharePage() {
+  const projectId = useProjectId();
+  if (projectId === null) return <PageContainer title="设备费用分摊"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  return <CostShare projectId={projectId} />;
+}
+
+function CostShare({ projectId }: { projectId: number }) {
+  const { run, picker, loading } = useRunPicker(projectId);
+  const chart = useShareLines(run, SHARE);
+  const items = shareItems(chart.data, 10, (l) => `当量 ${formatQuantity(l.basis?.equivalent ?? l.quantity, l.unit)}，面积 ${areaText(l)}`);
+  return (
+    <PageContainer title="设备费用分摊" extra={picker}>
+      {!run ? (
+        <Empty description={loading ? '加载中…' : '本项目还没有计费批次：在「设备计费 › 计费批次」中点「立即计费」'} />
+      ) : (
+        <NotShareScheme run={run}>
+          <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+            <Typography.Text type="secondary">
+              批次 #{run.runId}，{periodText(run.periodFrom, run.periodUntil)}，{billingSchemeName(run.scheme)}：{shareRule(run.scheme)}；各户金额合计等于总费用（按最大余数法分到分）。
+            </Typography.Text>
+            <RunGapsPanel run={run} />
+            <ChartCard title="各户分摊金额占比" loading={chart.isLoading} empty={!items.length}>
+              <SharePieChart items={items} testId="cost-share-pie" />
+            </ChartCard>
+            <DataTable<BillLineRow, MoneyPage<BillLineRow>>
+              queryKey={[...billingKeys.lines(projectId), 'share', run.runId]}
+              fetchPage={engineApi.lines}
+              params={{ projectId, runId: run.runId, method: SHARE }}
+              rowKey="id"
+              summary={(d) => <ShareTotals run={run} shareFen={d?.totalFen} />}
+              exportUrl={ENGINE_EXPORTS.lines}
+              exportCode="equipmentCostShare_n:export"
+              columns={[
+                { title: '账户', dataIndex: 'accountName', width: 130 },
+                { title: '分摊组', key: 'team', width: 140, render: (_, l) => l.basis?.team ?? '—' },
+                { title: '分摊方式', dataIndex: 'method', width: 130, render: (m: BillLineRow['method']) => <Tag>{lineMethodLabel(m)}</Tag> },
+                {
+                  title: '当量', key: 'equivalent', width: 130, align: 'right',
+                  render: (_, l) => (l.method === 'shareArea' ? '—' : formatQuantity(l.basis?.hours ?? l.basis?.equivalent ?? l.quantity, l.method === 'onOffTimeArea' ? 'h' : l.unit)),
+                },
+                { title: '面积', key: 'area', width: 110, align: 'right', render: (_, l) => areaText(l) },
+                { title: '读数（起 → 止）', key: 'readings', width: 330, render: (_, l) => <LineReadings line={l} /> },
+                { title: '分摊单价（元）', dataIndex: 'unitPrice', width: 120, align: 'right', render: (v: string, l) => (l.method === 'shareArea' ? '—' : v) },
+                { title: '分摊金额（元）', dataIndex: 'amountFen', width: 130, align: 'right', render: (v: number) => <Typography.Text strong>{formatFen(v)}</Typography.Text> },
+                { title: '说明', dataIndex: 'label', width: 220 },
+              ]}
+            />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>当量、面积为计费时各户的数值：此后的房间或分摊组变动不改变已计费的分摊。</Typography.Text>
+          </Space>
+        </NotShareScheme>
+      )}
+    </PageContainer>
+  );
+}
