@@ -247,7 +247,8 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
           m.set(f, u);
           readingRows.push({ run_id: runId, device_id: d.id, field_code: f, start_ts: u.start?.ts ?? null, start_value: u.start?.v ?? null, end_ts: u.end?.ts ?? null, end_value: u.end?.v ?? null, use: fromMicro(u.total) });
           const base = { accountId: acc ?? null, deviceId: d.id, deviceName: d.name, fieldCode: f };
-          if (u.silent) gap({ ...base, kind: 'noReading', from: devFrom, to: until, note: `${d.name} ${f} 在本期没有读数，用量待读数到达后计入下一期` });
+          // a period shorter than the device's heartbeat window may well hold no report: that is no gap
+          if (u.silent && until - devFrom > heartbeat) gap({ ...base, kind: 'noReading', from: devFrom, to: until, note: `${d.name} ${f} 在本期没有读数，用量待读数到达后计入下一期` });
           else for (const g of u.gaps) gap({ ...base, kind: 'stale', from: g.from, to: g.to, note: `${d.name} ${f} 读数中断 ${cstDateTime(g.from)} ～ ${cstDateTime(g.to)}` });
           for (const r of u.resets) gap({ ...base, kind: 'reset', from: r.ts, to: r.ts, note: `${d.name} ${f} 读数由 ${r.from} 变为 ${r.to}（换表或清零）：新表从首个读数起计，换表前未抄到的用量未计费` });
         }
