@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
+import { api, areaIds, baseUrl, btn, login, shot, watchConsole } from './helpers';
 
 /**
  * The money journey of an operator: set the project's refund approval amount, register an account for a demo room,
@@ -13,24 +13,6 @@ const ACCOUNT = { name: '王小明（E2E）', phone: '13912345678' };
 /** exactly this button (「充值」 but not 「在线充值」) */
 const only = (label: string) => new RegExp(`^${btn(label).source}$`);
 
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const token = await tokenOf(page);
-  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token }, data: body });
-  const json = await res.json();
-  expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
-  return json.data as T;
-}
-
-type TreeNode = { id: number; label: string; level: string; children: TreeNode[] };
-const findNode = (ns: TreeNode[], label: string): TreeNode | undefined => {
-  for (const n of ns) {
-    if (n.label === label) return n;
-    const c = findNode(n.children, label);
-    if (c) return c;
-  }
-  return undefined;
-};
-
 /** the confirmation every money action asks for */
 async function confirm(page: Page, text: RegExp | string) {
   const box = page.locator('.ant-modal-confirm');
@@ -43,9 +25,7 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   test.setTimeout(480_000);
   const errors = watchConsole(page);
   await login(page);
-  const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
-  const projectId = findNode(tree, '阳光花园小区')!.id;
-  const depositProjectId = findNode(tree, '滨河热计量小区')!.id;
+  const [projectId, depositProjectId] = await areaIds(page, '阳光花园小区', '滨河热计量小区');
   const url = (code: string, pid = projectId) => `${baseUrl()}/businesscenter/${code}?projectId=${pid}`;
 
   // 0. the project's limits: refunds above 10.00 元 need a second user

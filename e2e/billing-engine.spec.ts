@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
+import { api, areaIds, baseUrl, btn, login, shot, watchConsole } from './helpers';
 
 /**
  * The billing engine as the demo operator sees it, on the live simulator's readings (nothing is written beside the
@@ -8,24 +8,6 @@ import { baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
  * (AG2410) allocation of share projects once their meters have counted something; expense bills on a postpaid
  * project — 出账 of the last period, the list, and 缴费 of a bill when the period holds one.
  */
-
-type TreeNode = { id: number; label: string; level: string; children: TreeNode[] };
-const findNode = (ns: TreeNode[], label: string): TreeNode | undefined => {
-  for (const n of ns) {
-    if (n.label === label) return n;
-    const c = findNode(n.children, label);
-    if (c) return c;
-  }
-  return undefined;
-};
-
-async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const token = await tokenOf(page);
-  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token }, data: body });
-  const json = await res.json();
-  expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
-  return json.data as T;
-}
 
 /** drawers never close on Escape: their close button */
 async function closeDrawer(drawer: ReturnType<Page['getByRole']>) {
@@ -52,11 +34,7 @@ test('计费引擎：立即计费与批次明细、设备计费汇总、供能�
   test.setTimeout(900_000);
   const errors = watchConsole(page);
   await login(page);
-  const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
-  const prepaid = findNode(tree, '阳光花园小区')!.id;
-  const onOff = findNode(tree, '苏州 4G 通断热分摊')!.id;
-  const share = findNode(tree, '东莞 4G 通断热分摊')!.id;
-  const postpaid = findNode(tree, '厦门 4G 空调计费公寓')!.id;
+  const [prepaid, onOff, share, postpaid] = await areaIds(page, '阳光花园小区', '苏州 4G 通断热分摊', '东莞 4G 通断热分摊', '厦门 4G 空调计费公寓');
   const url = (group: string, code: string, projectId: number) => `${baseUrl()}/${group}/${code}?projectId=${projectId}`;
 
   // 1. a prepaid project: 立即计费 until the simulator's thermostat has counted valve-open time since the last run
@@ -109,10 +87,7 @@ test('计费引擎：立即计费与批次明细、设备计费汇总、供能�
   //    loop cuts the supply of the devices in the room; a top-up restores it. Both through the simulated devices.
   const billed = (await api<{ rows: { accountId: number }[] }>(page, 'GET', `/api/v1/billing/lines?projectId=${prepaid}&pageSize=1`)).rows[0]!.accountId;
   const { balanceFen } = await api<{ balanceFen: number }>(page, 'GET', `/api/v1/account/${billed}`);
-  const money = async (path: string, body: unknown) => {
-    const res = await page.request.post(`${baseUrl()}${path}`, { headers: { authorization: await tokenOf(page), 'Idempotency-Key': `e2e-${path}-${Date.now()}` }, data: body });
-    expect((await res.json()).code).toBe(200);
-  };
+  const money = (path: string, body: unknown) => api(page, 'POST', path, body, { 'Idempotency-Key': `e2e-${path}-${Date.now()}` });
   await money(`/api/v1/account/${billed}/refund`, { amountFen: balanceFen, reason: '住户退回余额' });
   const supplyOf = async (action: string) => (await api<{ rows: { action: string; status: string }[] }>(page, 'GET', `/api/v1/billing/supply?projectId=${prepaid}&accountId=${billed}`)).rows
     .filter((r) => r.action === action && r.status === 'acked').length;

@@ -41,3 +41,30 @@ export async function tokenOf(page: Page): Promise<string> {
 
 /** A button's accessible name: antd puts a space between two Chinese characters (「保 存」). */
 export const btn = (label: string) => new RegExp(label.split('').join('\\s*'));
+
+/** A call beside the browser with the console's token: answers `data`, fails the test on any other code. */
+export async function api<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const token = await tokenOf(page);
+  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token, ...headers }, data: body });
+  const json = await res.json();
+  expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
+  return json.data as T;
+}
+
+type AreaNode = { id: number; label: string; level: string; children: AreaNode[] };
+/** The ids of areas (projects …) by name, from the area tree the user sees. */
+export async function areaIds(page: Page, ...names: string[]): Promise<number[]> {
+  const tree = await api<AreaNode[]>(page, 'GET', '/api/v1/area/tree/-1');
+  const find = (ns: AreaNode[], label: string): AreaNode | undefined => {
+    for (const n of ns) {
+      const hit = n.label === label ? n : find(n.children, label);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  return names.map((name) => {
+    const node = find(tree, name);
+    expect(node, `区域「${name}」`).toBeDefined();
+    return node!.id;
+  });
+}
