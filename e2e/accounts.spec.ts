@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, areaIds, baseUrl, btn, login, shot, watchConsole } from './helpers';
+import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * The money journey of an operator: set the project's refund approval amount, register an account for a demo room,
@@ -25,7 +25,9 @@ test('账户与资金：登记、充值（收据）、退费审批、押金收�
   test.setTimeout(480_000);
   const errors = watchConsole(page);
   await login(page);
-  const [projectId, depositProjectId] = await areaIds(page, '阳光花园小区', '滨河热计量小区');
+  const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
+  const projectId = findNode(tree, '阳光花园小区')!.id;
+  const depositProjectId = findNode(tree, '滨河热计量小区')!.id;
   const url = (code: string, pid = projectId) => `${baseUrl()}/businesscenter/${code}?projectId=${pid}`;
 
   // 0. the project's limits: refunds above 10.00 元 need a second user

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, areaIds, baseUrl, btn, login, shot, watchConsole } from './helpers';
+import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * The billing engine as the demo operator sees it, on the live simulator's readings (nothing is written beside the
@@ -34,7 +34,8 @@ test('计费引擎：立即计费与批次明细、设备计费汇总、供能�
   test.setTimeout(900_000);
   const errors = watchConsole(page);
   await login(page);
-  const [prepaid, onOff, share, postpaid] = await areaIds(page, '阳光花园小区', '苏州 4G 通断热分摊', '东莞 4G 通断热分摊', '厦门 4G 空调计费公寓');
+  const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
+  const [prepaid, onOff, share, postpaid] = ['阳光花园小区', '苏州 4G 通断热分摊', '东莞 4G 通断热分摊', '厦门 4G 空调计费公寓'].map((name) => findNode(tree, name)!.id);
   const url = (group: string, code: string, projectId: number) => `${baseUrl()}/${group}/${code}?projectId=${projectId}`;
 
   // 1. a prepaid project: 立即计费 until the simulator's thermostat has counted valve-open time since the last run

@@ -42,8 +42,8 @@ export async function tokenOf(page: Page): Promise<string> {
 /** A button's accessible name: antd puts a space between two Chinese characters (「保 存」). */
 export const btn = (label: string) => new RegExp(label.split('').join('\\s*'));
 
-/** A call beside the browser with the console's token: answers `data`, fails the test on any other code. */
-export async function api<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+/** A call beside the browser as the logged-in user (extra headers: a money call's Idempotency-Key); expects code 200 and answers `data`. */
+export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const token = await tokenOf(page);
   const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token, ...headers }, data: body });
   const json = await res.json();
@@ -51,20 +51,13 @@ export async function api<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: s
   return json.data as T;
 }
 
-type AreaNode = { id: number; label: string; level: string; children: AreaNode[] };
-/** The ids of areas (projects …) by name, from the area tree the user sees. */
-export async function areaIds(page: Page, ...names: string[]): Promise<number[]> {
-  const tree = await api<AreaNode[]>(page, 'GET', '/api/v1/area/tree/-1');
-  const find = (ns: AreaNode[], label: string): AreaNode | undefined => {
-    for (const n of ns) {
-      const hit = n.label === label ? n : find(n.children, label);
-      if (hit) return hit;
-    }
-    return undefined;
-  };
-  return names.map((name) => {
-    const node = find(tree, name);
-    expect(node, `区域「${name}」`).toBeDefined();
-    return node!.id;
-  });
-}
+/** The area tree (/api/v1/area/tree/-1) and a node of it by name. */
+export type TreeNode = { id: number; label: string; level: string; children: TreeNode[] };
+export const findNode = (ns: TreeNode[], label: string): TreeNode | undefined => {
+  for (const n of ns) {
+    if (n.label === label) return n;
+    const c = findNode(n.children, label);
+    if (c) return c;
+  }
+  return undefined;
+};

@@ -4,11 +4,13 @@
 //  3. the SQLite file locked by another process → clean error answers, no crash, normal again once released
 //  4. the MQTT port taken at start → the server stops with a clear message
 //  5. kill -9 during a burst of top-ups → every acknowledged top-up is in the ledger exactly once, none half there (money-kill.mjs)
+//  6. kill -9 in the middle of a charge run → running the period again gives the same lines and charges as one clean run (billing-kill.mjs)
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { api, loginAdmin, simulate, startServer } from './bench-lib.mjs';
+import { billingKill } from './billing-kill.mjs';
 import { moneyKill } from './money-kill.mjs';
 
 const RESTART_LIMIT_MS = 5000;
@@ -154,7 +156,12 @@ async function killDuringTopups() {
   await moneyKill(check);
 }
 
-for (const step of [killDuringIngest, killDuringChanges, busyDatabase, brokerPortTaken, killDuringTopups]) {
+async function killDuringChargeRun() {
+  console.log('\n▶ 6. 计费进行中 kill -9');
+  await billingKill(check);
+}
+
+for (const step of [killDuringIngest, killDuringChanges, busyDatabase, brokerPortTaken, killDuringTopups, killDuringChargeRun]) {
   try {
     await step();
   } catch (err) {

@@ -141,6 +141,16 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     db, projects, core: devices, accounts: accounts.accounts, onError: onError('billing'),
     sms: (tenantId, msg) => system.sms.send(tenantId, msg),
     holidays: (tenantId, projectId, start, end) => system.holidays.calendar(tenantId, projectId, start, end),
+    // the overtime pool's used hours per room (automation computes them from the power readings)
+    overtime: async (tenantId, projectId, month) => {
+      const scope = { userId: 0, tenantId, isPlatform: false, projectIds: null };
+      const rows = [];
+      for (let pageNo = 1; ; pageNo++) {
+        const page = await automation.automation.overtime(scope, { projectId, month, pageNo, pageSize: 200 });
+        rows.push(...page.rows.map((r) => ({ areaId: r.areaId, usedHours: r.usedHours, approvedHours: r.approvedHours })));
+        if (page.rows.length < 200) return rows;
+      }
+    },
   });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
@@ -167,9 +177,13 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   // Strategy tasks evaluate every stored report (in memory, off the ingest path).
   devices.onReport(automation.onReport);
   if (opts.scheduler !== false) automation.start();
+  // A move-out settlement bills the project up to now and collects postpaid use not yet paid.
+  accounts.accounts.registerUnbilled({ unbilled: billing.beforeSettlement, settled: billing.settled });
   // The prepaid loop: threshold crossings → SMS, cut-off and reconnect commands whose outcomes settle the actions.
   accounts.onBalanceEvent(billing.onBalanceEvent);
   devices.onCommandFinished(billing.onCommandFinished);
+  // ... and a device switched back on at the wall while its account is cut off goes off again
+  devices.onReport(billing.prepaid.onReport);
   if (opts.scheduler !== false) billing.start(config.billingIntervalMs);
 
   await app.register(swagger, {

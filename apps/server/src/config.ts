@@ -22,7 +22,7 @@ const envSchema = z.object({
   KELVIN_DEMO: z.enum(['on', 'off']).default('off'),
   KELVIN_WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  KELVIN_BILLING_INTERVAL_MINUTES: z.coerce.number({ error: 'KELVIN_BILLING_INTERVAL_MINUTES 须为分钟数' }).int().min(1).max(60, '预付费至少每小时计费一次').default(15),
+  KELVIN_BILLING_INTERVAL_MINUTES: z.coerce.number({ error: 'KELVIN_BILLING_INTERVAL_MINUTES 须为分钟数' }).int().min(0).max(60, '预付费至少每小时计费一次').default(15),
   // SMS: 'record' keeps every message in the SMS record list only; 'aliyun' sends through Aliyun SMS.
   SMS_PROVIDER: z.enum(['record', 'aliyun']).default('record'),
   SMS_ALIYUN_ACCESS_KEY_ID: z.string().optional(),
@@ -61,7 +61,7 @@ export interface KelvinConfig {
   tokenTtlSeconds: number;
   /** SMS provider (absent = the record provider). */
   sms?: SmsConfig;
-  /** the billing schedule's interval (prepaid charges at least this often) */
+  /** the billing schedule's interval (prepaid charges at least this often); 0: runs only when asked (benchmarks) */
   billingIntervalMs?: number;
 }
 

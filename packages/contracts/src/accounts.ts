@@ -410,7 +410,7 @@ export interface SettlementPreview {
   accountId: number;
   balanceFen: number;
   depositFen: number;
-  /** unbilled use up to now: 0 until the billing engine exists (unbilledNote says so) */
+  /** use still owed: the project is billed up to now first; postpaid lines not yet on a paid bill (unbilledNote says which) */
   unbilledFen: number;
   unbilledNote: string;
   pendingOrders: OrderDto[];

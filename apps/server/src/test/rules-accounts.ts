@@ -71,7 +71,7 @@ export async function prepareAccounts() {
 
 const MARK = 'A标记账户';
 export const ACCOUNT_ROWS: Row[] = [
-  { method: 'GET', path: '/api/v1/account', code: 'userRegister_n', kind: 'list', marker: MARK, url: () => '/api/v1/account?pageSize=200' },
+  { method: 'GET', path: '/api/v1/account', code: ['userRegister_n', 'groupexpsshare'], kind: 'list', marker: MARK, url: () => '/api/v1/account?pageSize=200' },
   { method: 'GET', path: '/api/v1/account/export', code: 'userRegister_n:export', kind: 'list', marker: MARK, url: () => '/api/v1/account/export' },
   { method: 'POST', path: '/api/v1/account', code: 'userRegister_n:btn_add', kind: 'object', url: () => '/api/v1/account', body: () => ({ projectId: pid(), name: uniq(MARK), phone: '13800138000', roomIds: [] }) },
   { method: 'GET', path: '/api/v1/account/import/template', code: 'userRegister_n:btn_add', kind: 'list' },
@@ -84,9 +84,9 @@ export const ACCOUNT_ROWS: Row[] = [
   { method: 'POST', path: '/api/v1/account/refund/{refundId}/reject', code: 'userRegister_n:refund_approve', kind: 'object', setup: pendingRefund, body: () => ({ comment: '不同意' }) },
   { method: 'GET', path: '/api/v1/account/reconcile', code: 'userRegister_n:reconcile', kind: 'object', url: () => `/api/v1/account/reconcile?projectId=${pid()}` },
   { method: 'GET', path: '/api/v1/account/balanceevent', code: 'userRegister_n', kind: 'list', url: () => '/api/v1/account/balanceevent' },
-  { method: 'GET', path: '/api/v1/account/settings/{projectId}', code: 'userPayFeeUpper', kind: 'object', url: () => `/api/v1/account/settings/${pid()}` },
+  { method: 'GET', path: '/api/v1/account/settings/{projectId}', code: ['userPayFeeUpper', 'projectpara'], kind: 'object', url: () => `/api/v1/account/settings/${pid()}` },
   {
-    method: 'PUT', path: '/api/v1/account/settings/{projectId}', code: 'userPayFeeUpper:btn_edit', kind: 'object', url: () => `/api/v1/account/settings/${pid()}`,
+    method: 'PUT', path: '/api/v1/account/settings/{projectId}', code: ['userPayFeeUpper:btn_edit', 'projectpara:btn_edit'], kind: 'object', url: () => `/api/v1/account/settings/${pid()}`,
     body: () => ({ topupMaxFen: null, balanceMaxFen: null, refundApprovalFen: 10000, warning1Fen: 5000, warning2Fen: 2000, overdraftFen: 0 }),
   },
   { method: 'GET', path: '/api/v1/account/group', code: ['userGroup', 'groupmanagers'], kind: 'list', marker: 'A标记用户组', url: () => '/api/v1/account/group?pageSize=200' },

@@ -67,6 +67,21 @@ registerPages(['userGroup', 'groupmanagers'], () => import('../features/accounts
 registerPages(['devicedeposit', 'depositManage', 'depositManage_n'], () => import('../features/accounts/pages/deposit-manage'));
 registerPages(['userPayFeeUpper'], () => import('../features/accounts/pages/pay-fee-upper'));
 
+// billing: configuration — the versioned tariff (one section per screen), device parameters, share teams, plans
+registerPages(['billingScheme'], () => import('../features/billing/pages/config-billing-scheme'));
+registerPages(['projectpara'], () => import('../features/billing/pages/config-project-para'));
+registerPages(['jfsd'], () => import('../features/billing/pages/config-tou'));
+registerPages(['jffa2021x1'], () => import('../features/billing/pages/config-4g-scheme'));
+registerPages(['billingrules_n'], () => import('../features/billing/pages/config-ladder'));
+registerPages(['billingFactor_n'], () => import('../features/billing/pages/config-electric-factor'));
+registerPages(['billingFactorSolar_n'], () => import('../features/billing/pages/config-solar-factor'));
+registerPages(['billingFactorHeating'], () => import('../features/billing/pages/config-heating-factor'));
+registerPages(['device20030para', 'deviceAG2420para', 'devicebasefee'], () => import('../features/billing/pages/config-device-params'));
+registerPages(['groupexpsshare'], () => import('../features/billing/pages/config-share-teams'));
+registerPages(['devicerelation'], () => import('../features/billing/pages/config-device-relation'));
+registerPages(['jffa2020x1'], () => import('../features/billing/pages/config-plans'));
+registerPages(['addDevicePlan_n'], () => import('../features/billing/pages/config-add-device-plan'));
+
 // billing: runs, bills and supply
 registerPages(['equipmentBilling_n'], () => import('../features/billing/pages/engine-billing'));
 registerPages(['expensebill'], () => import('../features/billing/pages/engine-expense-bill'));

@@ -1,5 +1,6 @@
 import { DEVICE_TYPE_BY_CODE, MENUS, PLATFORM_ONLY_MENUS, elementCodes, fieldOf } from '@kelvin/contracts';
 import type { Db } from '../index.ts';
+import type { Actor } from '../../lib/scope.ts';
 import { hashPassword, randomPassword } from '../../modules/auth/index.ts';
 import { DEMO_DEVICES_PER_TYPE, FACTORY_BENCHES, provisionSimulatedDevices } from '../../simulator/provision.ts';
 
@@ -213,4 +214,15 @@ async function seedDemoAutomation(db: Db) {
       condition: JSON.stringify({ source: 'device', fieldCode: 'f03', operator: 'lt', threshold: 16, forMinutes: 20 }), cooldown_minutes: 60,
     },
   ]).execute();
+}
+
+/** The demo operator as the actor of seeding work done through the services (so ledgers and versions name them). */
+export async function demoActor(db: Db): Promise<Actor | null> {
+  const tenant = await db.selectFrom('tenant').select('id').where('code', '=', 'demo').executeTakeFirst();
+  const user = tenant && (await db.selectFrom('app_user').select(['id', 'name']).where('tenant_id', '=', tenant.id).where('username', '=', 'demo').executeTakeFirst());
+  if (!tenant || !user) return null;
+  return {
+    user: { id: user.id, tenantId: tenant.id, username: 'demo', name: user.name, isPlatform: false, allProjects: true, sessionId: 'demo-seed', codes: new Set() },
+    scope: { userId: user.id, tenantId: tenant.id, isPlatform: false, projectIds: null },
+  };
 }

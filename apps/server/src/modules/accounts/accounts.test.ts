@@ -273,7 +273,7 @@ describe('退户结算', () => {
     const order = await data('POST', `/api/v1/account/${id}/order`, { amountFen: 5000 }, { key: newKey() });
     const preview = await data('GET', `/api/v1/account/${id}/leave/check`);
     expect(preview).toMatchObject({ balanceFen: 12345, depositFen: 30000, unbilledFen: 0, netFen: 42345, pendingRefunds: 0, pendingOrders: [{ orderNo: order.orderNo }] });
-    expect(preview.unbilledNote).toMatch(/计费引擎尚未上线/);
+    expect(preview.unbilledNote).toMatch(/已计费至 \d\d:\d\d/);
     const stale = await call('POST', `/api/v1/account/${id}/leave/clean`, { depositDeductFen: 5000, reason: '退租', expectedNetFen: 1 }, { key: newKey() });
     expect(stale.status).toBe(409);
     const done = await data('POST', `/api/v1/account/${id}/leave/clean`, { depositDeductFen: 5000, reason: '退租', expectedNetFen: 42345 }, { key: newKey() });

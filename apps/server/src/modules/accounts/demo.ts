@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.ts';
-import type { Actor } from '../../lib/scope.ts';
+import { demoActor } from '../../db/seed/demo.ts';
 import type { AccountService } from './service.ts';
 
 const SURNAMES = '王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗';
@@ -11,13 +11,9 @@ const GIVEN = ['伟', '芳', '娜', '敏', '静', '磊', '洋', '勇', '艳', '�
  * the deposit-based (105) project. Runs once, right after the demo tenant is seeded.
  */
 export async function seedDemoAccounts(db: Db, accounts: AccountService): Promise<number> {
-  const tenant = await db.selectFrom('tenant').select('id').where('code', '=', 'demo').executeTakeFirst();
-  const user = tenant && (await db.selectFrom('app_user').select(['id', 'name']).where('tenant_id', '=', tenant.id).where('username', '=', 'demo').executeTakeFirst());
-  if (!tenant || !user) return 0;
-  const actor: Actor = {
-    user: { id: user.id, tenantId: tenant.id, username: 'demo', name: user.name, isPlatform: false, allProjects: true, sessionId: 'demo-seed', codes: new Set() },
-    scope: { userId: user.id, tenantId: tenant.id, isPlatform: false, projectIds: null },
-  };
+  const actor = await demoActor(db);
+  if (!actor) return 0;
+  const tenant = { id: actor.scope.tenantId };
   const projects = await db.selectFrom('area').select(['id', 'name', 'project_type2']).where('tenant_id', '=', tenant.id).where('level', '=', 'project')
     .where('project_type2', 'in', [101, 105]).orderBy('id').execute();
   let n = 0;

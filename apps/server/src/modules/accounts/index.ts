@@ -9,7 +9,7 @@ import { accountRoutes } from './routes.ts';
 import { createAccountService, type BalanceListener, type DeviceLookup, type ReadingsLookup } from './service.ts';
 
 export type { BalanceEvent, Mover } from './ledger.ts';
-export type { AccountService, AccountWithRooms, BalanceListener, BillingAccount, DeviceLookup, ReadingsLookup } from './service.ts';
+export type { AccountService, AccountWithRooms, BalanceListener, BillingAccount, DeviceLookup, ReadingsLookup, UnbilledSource } from './service.ts';
 export { amountInWords } from '@kelvin/contracts';
 export { sandboxNotification, wechatNotification } from './payments.ts';
 

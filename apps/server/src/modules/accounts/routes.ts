@@ -27,7 +27,8 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
   // ---------------------------------------------------------------- accounts (userRegister_n)
   r.get('/api/v1/account', {
     schema: { tags, summary: '账户列表（手机号、证件号脱敏）', querystring: accountQuery },
-    config: { access: 'userRegister_n' },
+    // 分摊组 picks its members from the project's accounts
+    config: { access: ['userRegister_n', 'groupexpsshare'] },
   }, async (req) => ok(await accounts.list(actorOf(req), req.query)));
 
   r.get('/api/v1/account/export', {
@@ -115,12 +116,13 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
   // ---------------------------------------------------------------- per-project limits (userPayFeeUpper)
   r.get('/api/v1/account/settings/:projectId', {
     schema: { tags, summary: '缴费上限与资金设置（单次充值上限、余额上限、退费审批金额、预警与透支）', params: projectParam },
-    config: { access: 'userPayFeeUpper' },
+    // 项目参数 shows and edits the balance warnings and overdraft of the same settings
+    config: { access: ['userPayFeeUpper', 'projectpara'] },
   }, async (req) => ok(await accounts.settings(actorOf(req), req.params.projectId)));
 
   r.put('/api/v1/account/settings/:projectId', {
     schema: { tags, summary: '保存缴费上限与资金设置', params: projectParam, body: moneySettingsBody },
-    config: { access: 'userPayFeeUpper:btn_edit', operation: '保存缴费上限' },
+    config: { access: ['userPayFeeUpper:btn_edit', 'projectpara:btn_edit'], operation: '保存缴费上限' },
   }, async (req) => ok(await accounts.saveSettings(actorOf(req), req.params.projectId, req.body), '保存成功'));
 
   // ---------------------------------------------------------------- groups (userGroup, groupmanagers)

@@ -29,6 +29,12 @@ export type ReadingsLookup = (deviceIds: number[]) => Promise<{ device_id: numbe
 
 export type BalanceListener = (event: BalanceEvent) => void | Promise<void>;
 
+/** Billing's side of a move-out settlement: the use still owed (billed up to now first), and marking it settled. */
+export interface UnbilledSource {
+  unbilled(projectId: number, accountId: number): Promise<{ unbilledFen: number; note: string }>;
+  settled(accountId: number, entryId: number): Promise<void>;
+}
+
 /** An account with its active rooms and their floor area (m²), as billing's share teams read it. */
 export interface AccountWithRooms { id: number; projectId: number; name: string; status: AccountStatus; rooms: { id: number; path: string; floorArea: number }[]; area: number }
 
@@ -58,6 +64,10 @@ export interface BillingAccount {
 export function createAccountService(deps: { db: Db; projects: ProjectService; device: DeviceLookup; readings?: ReadingsLookup; onError(err: unknown): void }) {
   const { db, projects } = deps;
   const listeners: BalanceListener[] = [];
+  /** the billing engine's answer to "what does this account still owe for its use" (registered in app.ts) */
+  let unbilledSource: UnbilledSource | null = null;
+  const unbilledOf = async (acc: { project_id: number; id: number }) =>
+    (unbilledSource ? await unbilledSource.unbilled(acc.project_id, acc.id) : { unbilledFen: 0, note: '未启用计费' });
   const cipherP = secretCipher(db);
 
   function emit(events: BalanceEvent[]) {
@@ -252,6 +262,10 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
   const service = {
     onBalanceEvent(l: BalanceListener) {
       listeners.push(l);
+    },
+
+    registerUnbilled(source: UnbilledSource) {
+      unbilledSource = source;
     },
 
     async list(actor: Actor, q: AccountQuery) {
@@ -533,27 +547,30 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
       const acc = await accountRow(db, actor.scope, id);
       const pending = await db.selectFrom('payment_order').selectAll().where('account_id', '=', id).where('status', '=', 'created').orderBy('id').execute();
       const refunds = await db.selectFrom('account_refund').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+      const owed = await unbilledOf(acc);
+      const now = await accountRow(db, actor.scope, id);
       return {
-        accountId: acc.id, balanceFen: Number(acc.balance_fen), depositFen: Number(acc.deposit_fen), unbilledFen: 0,
-        unbilledNote: '计费引擎尚未上线：未出账用量按 0 计（计费上线后这里显示截至当前的未出账费用）',
+        accountId: now.id, balanceFen: Number(now.balance_fen), depositFen: Number(now.deposit_fen), unbilledFen: owed.unbilledFen,
+        unbilledNote: owed.note,
         pendingOrders: pending.map((o) => orderDto(o, acc.name)), pendingRefunds: Number(refunds?.n ?? 0),
-        netFen: Number(acc.balance_fen) + Number(acc.deposit_fen),
+        netFen: Number(now.balance_fen) - owed.unbilledFen + Number(now.deposit_fen),
       };
     },
 
     async leaveClean(actor: Actor, id: number, b: SettlementBody, key: string): Promise<SettlementResult> {
       // read before the transaction: the device core reads through its own connection (SQLite has one; inside the
       // transaction that read would wait for the transaction — and the transaction for it)
-      await accountRow(db, actor.scope, id);
+      const owed = await unbilledOf(await accountRow(db, actor.scope, id));
       const deviceIds = (await repo.devicesOf(db, [id])).get(id) ?? [];
       const readings = deviceIds.length && deps.readings
         ? (await deps.readings(deviceIds)).map((r) => ({ deviceId: r.device_id, fieldCode: r.field_code, value: r.num ?? r.txt, ts: r.ts }))
         : [];
-      return money(actor, key, 'settle', id, b, async (trx, events) => {
+      let settledEntry: number | null = null;
+      const result = await money(actor, key, 'settle', id, b, async (trx, events) => {
         const acc = await lockedAccount(trx, actor.scope, id);
-        const balance = Number(acc.balance_fen);
         const deposit = Number(acc.deposit_fen);
-        const unbilled = 0;
+        const unbilled = owed.unbilledFen;
+        let balance = Number(acc.balance_fen);
         if (b.expectedNetFen !== undefined && b.expectedNetFen !== balance - unbilled + deposit) {
           throw conflict('账户金额已变化，请刷新结算预览后再确认');
         }
@@ -571,6 +588,14 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
           net_fen: 0, reason: b.reason, readings: JSON.stringify(readings), actor_name: mover.name, created_at: now,
         }).returning('id').executeTakeFirstOrThrow();
         cause.causeId = String(settlement.id);
+        // postpaid use not yet paid is collected first, from the balance (and, when short, from the deposit below)
+        if (unbilled > 0) {
+          const p = await post(trx, acc, { kind: 'charge', amountFen: -unbilled, reason: `${b.reason}：结清未出账及未缴费用`, ...cause }, mover, now);
+          events.push(...p.events);
+          entryIds.push(p.entryId);
+          settledEntry = p.entryId;
+          balance -= unbilled;
+        }
         if (b.depositDeductFen > 0) {
           entryIds.push((await post(trx, acc, { kind: 'deposit_deduct', amountFen: -b.depositDeductFen, reason: `${b.reason}：扣除押金`, noOverdraw: true, ...cause }, mover, now)).entryId);
         }
@@ -602,6 +627,8 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
           status: 'closed' as AccountStatus, readings,
         };
       });
+      if (settledEntry !== null) await unbilledSource?.settled(id, settledEntry);
+      return result;
     },
 
     async reconcile(actor: Actor, projectId?: number): Promise<ReconcileResult> {

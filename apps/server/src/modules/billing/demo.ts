@@ -1,6 +1,6 @@
 import { DEFAULT_TARIFF, DEVICE_TYPE_BY_CODE, schemeOf, type BillingMethod, type TariffBody } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
-import type { Actor } from '../../lib/scope.ts';
+import { demoActor } from '../../db/seed/demo.ts';
 import type { AccountService } from '../accounts/index.ts';
 import type { BillingConfig } from './config.ts';
 
@@ -22,13 +22,9 @@ const SHARE_PLANT_TYPES = new Set(['device20090', 'calorimeter']);
  * plan. Runs once, after the simulated devices are provisioned; the schedule then bills what the simulator reports.
  */
 export async function seedDemoBilling(db: Db, config: BillingConfig, accounts: AccountService): Promise<number> {
-  const tenant = await db.selectFrom('tenant').select('id').where('code', '=', 'demo').executeTakeFirst();
-  const user = tenant && (await db.selectFrom('app_user').select(['id', 'name']).where('tenant_id', '=', tenant.id).where('username', '=', 'demo').executeTakeFirst());
-  if (!tenant || !user) return 0;
-  const actor: Actor = {
-    user: { id: user.id, tenantId: tenant.id, username: 'demo', name: user.name, isPlatform: false, allProjects: true, sessionId: 'demo-seed', codes: new Set() },
-    scope: { userId: user.id, tenantId: tenant.id, isPlatform: false, projectIds: null },
-  };
+  const actor = await demoActor(db);
+  if (!actor) return 0;
+  const tenant = { id: actor.scope.tenantId };
   const now = Date.now();
   const projects = await db.selectFrom('area').select(['id', 'name', 'project_type', 'billing_scheme']).where('tenant_id', '=', tenant.id).where('level', '=', 'project')
     .where('billing_scheme', 'is not', null).orderBy('id').execute();

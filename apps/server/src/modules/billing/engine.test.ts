@@ -12,7 +12,7 @@ import { createTestDevice } from '../devices/test-fixtures.ts';
 const CODES = [
   'equipmentBilling_n', 'equipmentBilling_n:btn_add', 'equipmentBilling_n:btn_edit', 'equipmentBilling_n:export', 'expensebill', 'expensebill:btn_add', 'expensebill:btn_edit',
   'projectpara', 'projectpara:btn_edit', 'groupexpsshare', 'groupexpsshare:btn_add', 'groupexpsshare:btn_edit', 'devicerelation', 'devicerelation:btn_add',
-  'userRegister_n', 'userRegister_n:btn_add', 'userRegister_n:topup', 'userPayFeeUpper', 'userPayFeeUpper:btn_edit',
+  'userRegister_n', 'userRegister_n:btn_add', 'userRegister_n:topup', 'userRegister_n:settle', 'userPayFeeUpper', 'userPayFeeUpper:btn_edit',
 ];
 const H = 3_600_000;
 /** 2026-10-01 00:00 in Shanghai: a Thursday, in a period that has ended */
@@ -165,6 +165,22 @@ describe('billing engine', () => {
     expect((await call('POST', '/api/v1/billing/bills/issue', { projectId: prepaid.projectId, period: '2026-10' })).body.code).toBe(40000);
   });
 
+  it('move-out of a postpaid account: the settlement bills up to now and collects the use not yet on a paid bill', async () => {
+    const p = await project({ scheme: 2, price: '1.0000', k: { low: '1', mid: '1', high: '1' } });
+    const r = await resident(p, 'device20030', { balanceFen: 10_000 });
+    // 12 h × 1.00 = 12.00 元 of postpaid use, not billed yet
+    await readings(r.deviceId, [[T0, { f20: 0, f21: 0, f22: 0 }], [T0 + H, { f21: 12 }]]);
+    const preview = await data('GET', `/api/v1/account/${r.accountId}/leave/check`);
+    expect(preview).toMatchObject({ balanceFen: 10_000, unbilledFen: 1200, netFen: 8800 });
+    expect(preview.unbilledNote).toMatch(/后付费/);
+    const done = await data('POST', `/api/v1/account/${r.accountId}/leave/clean`, { depositDeductFen: 0, reason: '退租', expectedNetFen: 8800 }, token, key());
+    expect(done).toMatchObject({ refundedBalanceFen: 8800, status: 'closed' });
+    // the lines carry the settlement's charge: closing October later bills nothing twice
+    const open = await k.db.selectFrom('billing_line').select('id').where('account_id', '=', r.accountId).where('entry_id', 'is', null).execute();
+    expect(open).toEqual([]);
+    expect(await data('POST', '/api/v1/billing/bills/issue', { projectId: p.projectId, period: '2026-10' })).toEqual({ issued: 0, totalFen: 0 });
+  });
+
   it('cost share by time equivalent: (C − C_public) by equivalent, C_public by area, shares adding up to the fen', async () => {
     const p = await project({ scheme: 9, price: '1.0000', k: { low: '1', mid: '1', high: '1' } });
     const members = [await resident(p, 'device20030', { balanceFen: 100_000, area: 1 }), await resident(p, 'device20030', { balanceFen: 100_000, area: 1 }), await resident(p, 'device20030', { balanceFen: 100_000, area: 1 })];
@@ -230,6 +246,12 @@ describe('billing engine', () => {
     // the device acknowledges: the action is done
     await k.kelvin.devices.commands.acknowledge(r.deviceId, { id: cmd.id, ok: true, error: null });
     await expect.poll(async () => (await data('GET', `/api/v1/billing/supply?accountId=${r.accountId}`)).rows[0].status).toBe('acked');
+    // switched on at the wall while in arrears: switched off again, and the action says why
+    k.kelvin.billing.prepaid.onReport({ deviceId: r.deviceId, deviceType: 'device20030', points: [{ code: 'f00', num: 1 }] });
+    await expect.poll(async () => (await data('GET', `/api/v1/billing/supply?accountId=${r.accountId}`)).rows[0]).toMatchObject({ status: 'pending', attempts: 2, lastError: expect.stringMatching(/本地开启/) });
+    const again = await k.db.selectFrom('device_command').selectAll().where('device_id', '=', r.deviceId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(again).toMatchObject({ field_code: 'f00', value: '0' });
+    expect(again.id).not.toBe(cmd.id);
     // a top-up back above the line switches it on again
     await data('POST', `/api/v1/account/${r.accountId}/topup`, { amountFen: 5000, method: 'cash' }, token, key());
     await k.kelvin.billing.prepaid.sweep(Date.now() + 10_000);
@@ -249,7 +271,8 @@ describe('billing engine', () => {
   it('tenancy and bad input: another tenant sees nothing, a bad quote changes nothing', async () => {
     const p = await project({ scheme: 1 });
     expect((await call('POST', '/api/v1/billing/run', { projectId: p.projectId }, tokenB)).body.code).toBe(40400);
-    expect((await call('GET', `/api/v1/billing/lines?projectId=${p.projectId}`, undefined, tokenB)).body.data.total).toBe(0);
+    expect((await call('GET', `/api/v1/billing/lines?projectId=${p.projectId}`, undefined, tokenB)).body.code).toBe(40400);
+    expect((await call('GET', '/api/v1/billing/lines', undefined, tokenB)).body.data.total).toBe(0);
     const bad = await call('POST', '/api/v1/billing/quote', { method: 'ladder', params: { price: '0.12345', tiers: [] }, inputs: { usedBefore: 0, use: 1 } });
     expect(bad.body.code).toBe(40000);
     expect(bad.body.msg).toMatch(/电价须为不超过 4 位小数/);

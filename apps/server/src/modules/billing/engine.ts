@@ -16,11 +16,14 @@ const START_LOOKBACK_MS = 35 * DAY_MS;
 /** a silence longer than this between two readings (or at the end) is reported on the run */
 const MIN_GAP_MS = 2 * 3600_000;
 /** devices read per batch (memory stays flat whatever the project's size) */
-const DEVICE_BATCH = 200;
+const DEVICE_BATCH = 100;
 /** gaps stored per run (a project with thousands of silent meters gets the first ones and a count) */
 const MAX_GAPS = 500;
 /** plant meters (share teams' total and public devices): the first counter the type has */
 const PLANT_FIELDS = ['f70', 'f48', 'f60'];
+
+/** The overtime pool of a project for a month (automation): each room's overtime hours used outside its program's standard hours. */
+export type OvertimeLookup = (tenantId: number, projectId: number, month: string) => Promise<{ areaId: number; usedHours: number; approvedHours: number }[]>;
 
 /** Holidays of a project between two local dates (the system calendar), for TOU. */
 export type HolidayLookup = (tenantId: number, projectId: number, start: string, end: string) => Promise<{ date: string; type: string }[]>;
@@ -56,7 +59,7 @@ const priceText = (fen: number) => `${fenToYuan(fen)}`;
  * (unique run × account × seq), and for prepaid schemes one idempotent ledger charge per account. A run that died is
  * resumed by the next call and ends with the same lines and charges as one clean run.
  */
-export function createEngine(deps: { db: Db; config: BillingConfig; core: DeviceCore; accounts: AccountService; holidays?: HolidayLookup; onError(err: unknown): void }) {
+export function createEngine(deps: { db: Db; config: BillingConfig; core: DeviceCore; accounts: AccountService; holidays?: HolidayLookup; overtime?: OvertimeLookup; onError(err: unknown): void }) {
   const { db, config, core, accounts } = deps;
   const inFlight = new Map<number, Promise<RunResult>>();
 
@@ -139,9 +142,18 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
       return String(p.month >= doc.ladder.startMonth ? p.year : p.year - 1);
     };
     // a step's use belongs to the interval it was consumed in: the instant just before its end reading
+    // (the TOU kind and the ladder cycle change at most once a minute: cached per minute — a month is 43,200 entries)
+    const minuteKeys = new Map<number, string>();
     const bucketOf = (ts: number) => {
       const s = segAt(ts);
-      return `${s.index}|${kindAt(s.version.doc, ts - 1)}|${cycleOf(s.version.doc, ts)}`;
+      const minute = Math.floor((ts - 1) / 60_000);
+      const cacheKey = minute * 64 + s.index;
+      let key = minuteKeys.get(cacheKey);
+      if (key === undefined) {
+        key = `${s.index}|${kindAt(s.version.doc, ts - 1)}|${cycleOf(s.version.doc, ts)}`;
+        minuteKeys.set(cacheKey, key);
+      }
+      return key;
     };
 
     // who is billed: active accounts, their devices (named on the account or in its rooms), share teams
@@ -208,12 +220,19 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
         const at = createdOf.get(ownerOf.get(id)!)!;
         for (const r of await core.devices.readingsAt([id], fields, at, START_LOOKBACK_MS)) starts.set(`${r.device_id}|${r.field_code}`, { ts: Number(r.ts), v: r.num });
       }
+      // the readings come ordered by device, field, time: one array per run of equal (device, field)
       const points = new Map<string, Point[]>();
+      let list: Point[] = [];
+      let lastDevice = -1;
+      let lastField = '';
       for (const r of await core.devices.readingsIn(ids, fields, from, until)) {
-        const k = `${r.device_id}|${r.field_code}`;
-        const list = points.get(k) ?? [];
+        if (r.device_id !== lastDevice || r.field_code !== lastField) {
+          lastDevice = r.device_id;
+          lastField = r.field_code;
+          list = [];
+          points.set(`${lastDevice}|${lastField}`, list);
+        }
         list.push({ ts: Number(r.ts), v: r.num });
-        points.set(k, list);
       }
       const readingRows: { run_id: number; device_id: number; field_code: string; start_ts: number | null; start_value: number | null; end_ts: number | null; end_value: number | null; use: number }[] = [];
       for (const d of batch) {
@@ -223,7 +242,8 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
         const m = new Map<string, MeterUse>();
         for (const f of fieldsOf(d)) {
           const k = `${d.id}|${f}`;
-          const u = meterUse(starts.get(k) ?? null, (points.get(k) ?? []).filter((p) => p.ts > devFrom), bucketOf, { from: devFrom, until, gapMs: Math.max(MIN_GAP_MS, 2 * heartbeat) });
+          const all = points.get(k) ?? [];
+          const u = meterUse(starts.get(k) ?? null, devFrom > from ? all.filter((p) => p.ts > devFrom) : all, bucketOf, { from: devFrom, until, gapMs: Math.max(MIN_GAP_MS, 2 * heartbeat) });
           m.set(f, u);
           readingRows.push({ run_id: runId, device_id: d.id, field_code: f, start_ts: u.start?.ts ?? null, start_value: u.start?.v ?? null, end_ts: u.end?.ts ?? null, end_value: u.end?.v ?? null, use: fromMicro(u.total) });
           const base = { accountId: acc ?? null, deviceId: d.id, deviceName: d.name, fieldCode: f };
@@ -381,11 +401,20 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
       }
     }
 
-    // monthly items at each accounting-period start inside the run: flat fee (21), device base fees, the basic heat fee
+    // monthly items at each accounting-period start inside the run: flat fee (21), device base fees, the basic heat fee,
+    // and the overtime hours of the month that just ended (the overtime pool), at the overtime price
     for (const m of periodStarts(from, until, segAt)) {
       const doc = segAt(m).version.doc;
       const method = schemeOf(doc.scheme)?.method;
       const month = localParts(m).date.slice(0, 7);
+      const previous = localParts(m - DAY_MS).date.slice(0, 7);
+      const overtime = deps.overtime ? await deps.overtime(tenantId, projectId, previous) : [];
+      for (const o of overtime) {
+        const owner = roomOwner.get(o.areaId);
+        const hours = quantize(o.usedHours);
+        if (owner === undefined || hours <= 0) continue;
+        push({ accountId: owner, deviceId: null, method: 'overtime', label: `超时用能（${previous}，核定 ${o.approvedHours} h）`, quantity: hours, unit: 'h', unitPrice: doc.overtimePrice, amountFen: amountFen(hours, doc.overtimePrice) });
+      }
       for (const a of billed) {
         if (a.createdAt > m) continue;
         if (method === 'flat') push({ accountId: a.id, deviceId: null, method: 'flat', label: `包月费（${month}）`, quantity: 1, unit: '月', unitPrice: doc.flatMonthlyPrice, amountFen: amountFen(1, doc.flatMonthlyPrice) });

@@ -14,6 +14,8 @@ const RETRY_BASE_MS = 60_000;
 const MAX_ATTEMPTS = 5;
 /** unhandled balance events this recent are picked up by the sweep (a process died between the charge and the loop) */
 const EVENT_WINDOW_MS = 7 * 86_400_000;
+/** a device turned on locally while cut off is switched off again at most this often */
+const ENFORCE_EVERY_MS = 5 * 60_000;
 
 /**
  * The prepaid loop (design §8): after each posting the accounts module reports threshold crossings; here warning 1
@@ -25,6 +27,15 @@ const EVENT_WINDOW_MS = 7 * 86_400_000;
 export function createPrepaidLoop(deps: { db: Db; core: DeviceCore; accounts: AccountService; sms: SmsSender; projectName(id: number): Promise<string>; onError(err: unknown): void }) {
   const { db, core, accounts } = deps;
   let timer: NodeJS.Timeout | null = null;
+  /** devices held off for arrears (their latest supply action is an acknowledged cut-off) → that action */
+  let heldOff = new Map<number, number>();
+  const lastEnforced = new Map<number, number>();
+
+  async function loadHeldOff() {
+    const latest = db.selectFrom('billing_supply').select((eb) => eb.fn.max('id').as('id')).groupBy('device_id');
+    const rows = await db.selectFrom('billing_supply').select(['id', 'device_id']).where('id', 'in', latest).where('action', '=', 'cutoff').where('status', '=', 'acked').execute();
+    heldOff = new Map(rows.map((r) => [r.device_id, r.id]));
+  }
 
   async function handle(event: Pick<BalanceEvent, 'id' | 'tenantId' | 'projectId' | 'accountId' | 'kind' | 'balanceFen'>): Promise<void> {
     const claimed = await db.insertInto('billing_event_done').values({ balance_event_id: event.id, handled_at: Date.now() })
@@ -78,6 +89,8 @@ export function createPrepaidLoop(deps: { db: Db; core: DeviceCore; accounts: Ac
     const now = Date.now();
     if (outcome.status === 'acked') {
       await db.updateTable('billing_supply').set({ status: 'acked', last_error: null, updated_at: now }).where('id', '=', s.id).where('status', '=', 'pending').execute();
+      if (s.action === 'cutoff') heldOff.set(s.device_id, s.id);
+      else heldOff.delete(s.device_id);
       return;
     }
     const error = outcome.error ?? (outcome.status === 'expired' ? '设备未在有效期内响应' : '设备拒绝执行');
@@ -98,11 +111,32 @@ export function createPrepaidLoop(deps: { db: Db; core: DeviceCore; accounts: Ac
     }
     const due = await db.selectFrom('billing_supply').select('id').where('status', '=', 'failed').where('next_try_at', '<=', now).orderBy('id').limit(200).execute();
     for (const s of due) await issue(s.id).catch(deps.onError);
+    await loadHeldOff();
+  }
+
+  /**
+   * A device switched back on at the wall while its account is cut off (arrears): it is switched off again, at most
+   * every few minutes, and the action shows why.
+   */
+  function onReport(report: { deviceId: number; deviceType: string; points: readonly { code: string; num: number | null }[] }) {
+    const supplyId = heldOff.get(report.deviceId);
+    if (supplyId === undefined) return;
+    const supply = DEVICE_TYPE_BY_CODE.get(report.deviceType)?.supply;
+    if (!supply || !report.points.some((p) => p.code === supply.field && p.num === supply.on)) return;
+    const now = Date.now();
+    if (now - (lastEnforced.get(report.deviceId) ?? 0) < ENFORCE_EVERY_MS) return;
+    lastEnforced.set(report.deviceId, now);
+    heldOff.delete(report.deviceId);
+    void (async () => {
+      await db.updateTable('billing_supply').set({ status: 'failed', last_error: '欠费期间设备被本地开启，已再次断开', updated_at: now }).where('id', '=', supplyId).where('status', '=', 'acked').execute();
+      await issue(supplyId);
+    })().catch(deps.onError);
   }
 
   return {
     onBalanceEvent: (e: BalanceEvent) => handle(e).catch(deps.onError),
     onCommandFinished: (o: CommandOutcome) => onCommandFinished(o).catch(deps.onError),
+    onReport,
     sweep,
     /** 重试: a failed or given-up action is sent again now */
     async retry(supplyId: number) {
@@ -110,6 +144,7 @@ export function createPrepaidLoop(deps: { db: Db; core: DeviceCore; accounts: Ac
       await issue(supplyId);
     },
     start(intervalMs = 30_000) {
+      void loadHeldOff().catch(deps.onError);
       timer = setInterval(() => void sweep().catch(deps.onError), intervalMs);
       timer.unref?.();
     },

@@ -205,7 +205,7 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
       await engine.run(projectId, end, 'bill');
       const now = Date.now();
       const due = await db.selectFrom('billing_line').select(['account_id', 'tenant_id', (eb) => eb.fn.sum<number>('amount_fen').as('fen'), (eb) => eb.fn.count<number>('id').as('n')])
-        .where('project_id', '=', projectId).where('bill_id', 'is', null).where('period_until', '>', start).where('period_until', '<=', end).groupBy(['account_id', 'tenant_id']).execute();
+        .where('project_id', '=', projectId).where('bill_id', 'is', null).where('entry_id', 'is', null).where('period_until', '>', start).where('period_until', '<=', end).groupBy(['account_id', 'tenant_id']).execute();
       let issued = 0;
       let totalFen = 0;
       for (const d of due) {
@@ -215,7 +215,7 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
             status: 'issued', issued_at: now, due_at: now + tariff.doc.accounting.dueDays * DAY_MS, paid_at: null, pay_method: null, paid_by: null, entry_id: null,
           }).onConflict((oc) => oc.columns(['account_id', 'period']).doNothing()).returning('id').executeTakeFirst();
           if (!bill) return;
-          await trx.updateTable('billing_line').set({ bill_id: bill.id }).where('project_id', '=', projectId).where('account_id', '=', d.account_id).where('bill_id', 'is', null)
+          await trx.updateTable('billing_line').set({ bill_id: bill.id }).where('project_id', '=', projectId).where('account_id', '=', d.account_id).where('bill_id', 'is', null).where('entry_id', 'is', null)
             .where('period_until', '>', start).where('period_until', '<=', end).execute();
           issued++;
           totalFen += Number(d.fen);

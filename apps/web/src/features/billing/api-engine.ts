@@ -4,7 +4,7 @@ import type {
   SupplyActionRow,
 } from '@kelvin/contracts';
 import type { ListParams } from '../../components/data-table';
-import { http, type RequestOptions } from '../../lib/http';
+import { download, http, type RequestOptions } from '../../lib/http';
 
 type Query = ListParams | Record<string, string | number | undefined>;
 
@@ -33,6 +33,8 @@ export const engineApi = {
 
   supply: (q: Query) => http.get<Page<SupplyActionRow>>('/api/v1/billing/supply', q),
   retrySupply: (id: number) => http.post<SupplyActionRow>(`/api/v1/billing/supply/${id}/retry`),
+  /** the lines of a range as .xlsx (what the summary adds up) */
+  exportLines: (query: { projectId: number; startTime?: number; endTime?: number }) => download('/api/v1/billing/lines/export', { query }),
 };
 
 /** GET downloads with the list's filters (DataTable's 导出 or `download`) */

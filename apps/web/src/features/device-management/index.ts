@@ -1,3 +1,4 @@
 /** The device-management feature's public entry. */
 export { QrButton } from './components/qr-button';
 export { dmApi, dmKeys } from './api';
+export { DevicePicker } from './components/device-picker';

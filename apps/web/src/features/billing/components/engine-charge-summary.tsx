@@ -5,12 +5,11 @@ import { useQuery } from '@tanstack/react-query';
 import type { ChargeSummaryRow } from '@kelvin/contracts';
 import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
-import { download } from '../../../lib/http';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
 import { formatFen } from '../../accounts';
-import { billingKeys, ENGINE_EXPORTS, engineApi, type MoneyPage } from '../api';
+import { billingKeys, engineApi, type MoneyPage } from '../api';
 import { AmountBarChart } from './engine-charts';
 import { formatQuantity, LinesTable, TotalOf } from './engine-lines';
 
@@ -117,7 +116,7 @@ export function ChargeSummaryTab({ projectId }: { projectId: number }) {
             <Button icon={<DownloadOutlined />} loading={exporting} onClick={async () => {
               setExporting(true);
               try {
-                await download(ENGINE_EXPORTS.lines, { query: { projectId, startTime: applied.startTime, endTime: applied.endTime } });
+                await engineApi.exportLines({ projectId, startTime: applied.startTime, endTime: applied.endTime });
               } catch {
                 // the HTTP client showed the reason
               } finally {
