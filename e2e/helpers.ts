@@ -42,10 +42,10 @@ export async function tokenOf(page: Page): Promise<string> {
 /** A button's accessible name: antd puts a space between two Chinese characters (「保 存」). */
 export const btn = (label: string) => new RegExp(label.split('').join('\\s*'));
 
-/** A call beside the browser as the logged-in user; expects code 200 and answers `data`. */
-export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+/** A call beside the browser as the logged-in user (extra headers: a money call's Idempotency-Key); expects code 200 and answers `data`. */
+export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const token = await tokenOf(page);
-  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token }, data: body });
+  const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token, ...headers }, data: body });
   const json = await res.json();
   expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
   return json.data as T;

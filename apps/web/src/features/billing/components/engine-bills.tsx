@@ -73,7 +73,7 @@ export function PayDialog({ bill, onClose, onDone }: { bill: ExpenseBillRow | nu
 /** A bill: its figures and the lines it holds (with the readings each came from). */
 export function BillDrawer({ bill, onClose, onPay }: { bill: ExpenseBillRow | null; onClose: () => void; onPay?: (b: ExpenseBillRow) => void }) {
   return (
-    <AppDrawer open={!!bill} width={1100} title={bill ? `账单 #${bill.id}：${bill.accountName}（${bill.period}）` : ''} onClose={onClose} destroyOnHidden
+    <AppDrawer open={!!bill} size={1200} title={bill ? `账单 #${bill.id}：${bill.accountName}（${bill.period}）` : ''} onClose={onClose} destroyOnHidden
       extra={bill && bill.status !== 'paid' && onPay ? <PreventClickButton type="primary" onClick={() => onPay(bill)}>缴费</PreventClickButton> : null}>
       {bill && (
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>

@@ -135,7 +135,7 @@ export function ChargeSummaryTab({ projectId }: { projectId: number }) {
           { title: '操作', key: 'op', width: 80, fixed: 'right', render: (_, r) => <Button type="link" size="small" onClick={(e) => { e.stopPropagation(); setDevice(r); }}>明细</Button> },
         ]}
       />
-      <AppDrawer open={!!device} width={1100} title={device ? `计费明细：${device.deviceName}（${rangeText}）` : ''} onClose={() => setDevice(null)} destroyOnHidden>
+      <AppDrawer open={!!device} size={1200} title={device ? `计费明细：${device.deviceName}（${rangeText}）` : ''} onClose={() => setDevice(null)} destroyOnHidden>
         {device && (
           <LinesTable
             queryKey={[...billingKeys.chargeData(projectId), 'detail', device.deviceId]}

@@ -18,10 +18,10 @@ export function AmountBarChart({ items, testId, unitLabel = '金额（元）' }:
   const ref = useChart(() => ({
     animation: false,
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, formatter: (ps: { dataIndex: number }[]) => tip(items[ps[0]?.dataIndex ?? -1]) },
-    grid: { left: 8, right: 72, top: 24, bottom: 8, containLabel: true },
+    grid: { left: 8, right: 72, top: 16, bottom: 32, containLabel: true },
     yAxis: { type: 'category', inverse: true, data: items.map((i) => i.name), axisLabel: { width: 140, overflow: 'truncate' } },
     // bar lengths in fen (integers); every figure shown is formatted from them
-    xAxis: { type: 'value', name: unitLabel, minInterval: 1, axisLabel: { formatter: (v: number) => formatFen(Math.round(v)) } },
+    xAxis: { type: 'value', name: unitLabel, nameLocation: 'middle', nameGap: 28, minInterval: 1, axisLabel: { formatter: (v: number) => formatFen(Math.round(v)) } },
     series: [{
       type: 'bar', data: items.map((i) => i.fen), itemStyle: { color: '#1677ff' }, barMaxWidth: 22,
       label: { show: true, position: 'right', formatter: (p: { dataIndex: number }) => formatFen(items[p.dataIndex]?.fen ?? 0) },

@@ -41,7 +41,7 @@ export function RunDrawer({ runId, onClose }: { runId: number | null; onClose: (
   const q = useQuery({ queryKey: billingKeys.run(runId), queryFn: () => engineApi.runDetail(runId!), enabled: runId !== null });
   const run = q.data;
   return (
-    <AppDrawer open={runId !== null} width={1100} title={runId !== null ? `计费批次 #${runId}` : ''} onClose={onClose} destroyOnHidden>
+    <AppDrawer open={runId !== null} size={1200} title={runId !== null ? `计费批次 #${runId}` : ''} onClose={onClose} destroyOnHidden>
       {q.isLoading && <Skeleton active />}
       {run && (
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -66,7 +66,7 @@ export function RunDrawer({ runId, onClose }: { runId: number | null; onClose: (
             queryKey={[...billingKeys.lines(run.projectId), 'run', run.runId]}
             params={{ projectId: run.projectId, runId: run.runId }}
             fetchPage={engineApi.lines}
-            columns={['account', 'device', 'method', 'readings', 'quantity', 'unitPrice', 'amount', 'posted']}
+            columns={['account', 'method', 'readings', 'quantity', 'unitPrice', 'amount', 'posted']}
             exportCode="equipmentBilling_n:export"
             empty={<Typography.Text type="secondary">本批次没有产生计费明细</Typography.Text>}
           />
@@ -117,7 +117,7 @@ export function RunsTab({ projectId }: { projectId: number }) {
         columns={[
           { title: '批次', dataIndex: 'runId', width: 80, render: (v: number) => `#${v}` },
           { title: '计费周期', key: 'period', width: 260, render: (_, r) => periodText(r.periodFrom, r.periodUntil) },
-          { title: '方案', dataIndex: 'scheme', width: 200, render: (v: number) => billingSchemeName(v) },
+          { title: '方案', dataIndex: 'scheme', width: 230, render: (v: number) => billingSchemeName(v) },
           { title: '账户数', dataIndex: 'accounts', width: 80, align: 'right' },
           { title: '明细数', dataIndex: 'lines', width: 80, align: 'right' },
           { title: '金额（元）', dataIndex: 'totalFen', width: 120, align: 'right', render: (v: number) => formatFen(v) },
