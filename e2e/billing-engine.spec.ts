@@ -15,6 +15,12 @@ async function closeDrawer(drawer: ReturnType<Page['getByRole']>) {
   await expect(drawer).toHaveCount(0);
 }
 
+/** a photograph once a drawer, dialog or dropdown has finished moving (antd animates them for about 0.3 s) */
+async function settledShot(page: Page, name: string) {
+  await page.waitForTimeout(400);
+  await shot(page, name);
+}
+
 type RunResult = { runId: number | null; accounts: number; lines: number; totalFen: number };
 
 /**
@@ -59,11 +65,10 @@ test('计费引擎：立即计费与批次明细、设备计费汇总、供能�
   // the run: figures, what could not be billed (rooms without a billing device …), lines with their readings
   await expect(drawer.getByText('缺数说明')).toBeVisible();
   await expect(drawer.getByTestId('run-total')).toContainText('元');
-  const lineRow = drawer.locator('.ant-table-row').first();
-  await expect(lineRow).toBeVisible();
-  await expect(lineRow.getByTestId('line-readings')).toContainText('→');
+  await expect(drawer.getByRole('cell', { name: '账户无计费设备' }).first()).toBeVisible();
+  await expect(drawer.getByTestId('line-readings').first()).toContainText('→');
   await expect(drawer.getByTestId('list-total')).toContainText('合计金额');
-  await shot(page, 'billing-run-drawer');
+  await settledShot(page, 'billing-run-drawer');
   await closeDrawer(drawer);
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   await shot(page, 'billing-runs');
@@ -74,37 +79,23 @@ test('计费引擎：立即计费与批次明细、设备计费汇总、供能�
   const deviceRow = page.locator('.ant-table-row').first();
   await expect(deviceRow).toBeVisible();
   await expect(page.getByTestId('charge-top10-chart')).toBeVisible();
-  await page.getByRole('radio', { name: '今日' }).click();
+  await page.locator('.ant-segmented-item').filter({ hasText: '今日' }).click();
   await expect(deviceRow).toBeVisible();
   await shot(page, 'billing-summary');
   await deviceRow.click();
   const detail = page.getByRole('dialog').filter({ hasText: '计费明细：' });
   await expect(detail.locator('.ant-table-row').first()).toBeVisible();
   await expect(detail.getByTestId('line-readings').first()).toContainText('→');
-  await shot(page, 'billing-summary-detail');
+  await settledShot(page, 'billing-summary-detail');
   await closeDrawer(detail);
 
-  // 3. the prepaid loop: the billed resident takes back the whole balance (a refund below the approval amount), the
-  //    loop cuts the supply of the devices in the room; a top-up restores it. Both through the simulated devices.
-  const billed = (await api<{ rows: { accountId: number }[] }>(page, 'GET', `/api/v1/billing/lines?projectId=${prepaid}&pageSize=1`)).rows[0]!.accountId;
-  const { balanceFen } = await api<{ balanceFen: number }>(page, 'GET', `/api/v1/account/${billed}`);
-  const money = (path: string, body: unknown) => api(page, 'POST', path, body, { 'Idempotency-Key': `e2e-${path}-${Date.now()}` });
-  await money(`/api/v1/account/${billed}/refund`, { amountFen: balanceFen, reason: '住户退回余额' });
-  const supplyOf = async (action: string) => (await api<{ rows: { action: string; status: string }[] }>(page, 'GET', `/api/v1/billing/supply?projectId=${prepaid}&accountId=${billed}`)).rows
-    .filter((r) => r.action === action && r.status === 'acked').length;
-  await expect.poll(() => supplyOf('cutoff'), { timeout: 120_000 }).toBeGreaterThan(0);
-  await money(`/api/v1/account/${billed}/topup`, { amountFen: 10_000, method: 'cash' });
-  await expect.poll(() => supplyOf('reconnect'), { timeout: 120_000 }).toBeGreaterThan(0);
+  // 3. supply actions of the prepaid loop (billing-prepaid.spec drives a cut-off and a reconnect): the status filter
   await page.getByRole('tab', { name: '供能控制' }).click();
-  const supplyRows = page.locator('.ant-table-row');
-  await expect(supplyRows.filter({ hasText: '断开供能' }).first()).toContainText('已执行');
-  await expect(supplyRows.filter({ hasText: '恢复供能' }).first()).toContainText('已执行');
   await page.getByLabel('状态').click();
   await page.locator('.ant-select-item-option').filter({ hasText: '多次未执行' }).click();
   await page.getByRole('button', { name: btn('查询') }).click();
-  await expect(page.getByText('暂无数据')).toBeVisible();
+  await expect(page.locator('.ant-empty-description').filter({ hasText: '暂无数据' })).toBeVisible();
   await page.getByRole('button', { name: btn('重置') }).click();
-  await expect(supplyRows.first()).toBeVisible();
   await shot(page, 'billing-supply');
 
   // 4. cost share by area (the building heat meter's cost): the shares of a run tie to its total
@@ -116,7 +107,7 @@ test('计费引擎：立即计费与批次明细、设备计费汇总、供能�
   await expect(page.locator('.ant-table-row').first()).toBeVisible();
   await expect(page.getByTestId('share-totals')).toContainText('分摊合计');
   await expect(page.getByTestId('cost-share-pie')).toBeVisible();
-  await shot(page, 'billing-cost-share');
+  await settledShot(page, 'billing-cost-share');
 
   // 5. on/off-time-area (AG2410): area, valve-open hours from f30, heat placed, money
   const onOffRun = await runUntilShares(page, onOff);
@@ -128,16 +119,16 @@ test('计费引擎：立即计费与批次明细、设备计费汇总、供能�
   await expect(ag).toContainText('m²');
   await expect(ag).toContainText('GJ');
   await expect(page.getByTestId('ag2410-chart')).toBeVisible();
-  await shot(page, 'billing-ag2410');
+  await settledShot(page, 'billing-ag2410');
 
   // 6. a postpaid project: its run's lines wait for a bill; 出账 of the last period, then the bills
   await api<RunResult>(page, 'POST', '/api/v1/billing/run', { projectId: postpaid });
   await page.goto(url('businesscenter', 'expensebill', postpaid));
-  await expect(page.getByText(/共 \d+ 条/)).toBeVisible();
+  await expect(page.getByTestId('list-total')).toContainText('账单合计');
   await page.getByRole('button', { name: btn('出账') }).click();
   const issue = page.getByRole('dialog', { name: '出账' });
   await expect(issue.getByLabel('账期')).toBeVisible();
-  await shot(page, 'billing-issue');
+  await settledShot(page, 'billing-issue');
   await issue.getByRole('button', { name: btn('出账') }).click();
   await expect(page.locator('.ant-popconfirm')).toContainText('将为该账期所有账户出具账单');
   await page.locator('.ant-popconfirm').getByRole('button', { name: btn('出账') }).click();

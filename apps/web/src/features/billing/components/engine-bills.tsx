@@ -31,7 +31,7 @@ export function IssueDialog({ projectId, open, onClose, onDone }: {
         <Button type="primary" loading={issue.isPending}>出账</Button>
       </Popconfirm>,
     ]}>
-      <Alert type="info" showIcon style={{ marginBottom: 16 }} message="账单汇总该账期内各账户已计费、尚未入账的明细；同一账期再次出账只补出新产生的明细，不会重复。" />
+      <Alert type="info" showIcon style={{ marginBottom: 16 }} message="先把项目计费到账期结束（结算日），再为每个账户出具一份该账期的账单，汇总其尚未入账的明细。账期结束后才能出账；再次出账只为还没有账单的账户出具，不会重复。" />
       <Form layout="vertical">
         <Form.Item label="账期" required>
           <DatePicker picker="month" allowClear={false} value={period} onChange={(d) => d && setPeriod(d)} disabledDate={(d) => d.isAfter(dayjs(), 'month')} aria-label="账期" style={{ width: 200 }} />

@@ -1,5 +1,5 @@
-import { Empty, Space, Tag, Typography } from 'antd';
-import { billingSchemeName, type BillLineRow } from '@kelvin/contracts';
+import { Empty, Space, Tag, Typography, type TableProps } from 'antd';
+import { billingSchemeName, schemeOf, type BillingMethod, type BillLineRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatFen } from '../../accounts';
@@ -20,6 +20,26 @@ export default function CostSharePage() {
   const projectId = useProjectId();
   if (projectId === null) return <PageContainer title="设备费用分摊"><Empty description="请先在顶部选择项目" /></PageContainer>;
   return <CostShare projectId={projectId} />;
+}
+
+/** a share by area has no equivalent, readings or unit price: those columns only for the other methods */
+function columnsFor(method: BillingMethod | undefined): TableProps<BillLineRow>['columns'] {
+  const byArea = method === 'shareArea';
+  return [
+    { title: '账户', dataIndex: 'accountName', width: 130 },
+    { title: '分摊组', key: 'team', width: 120, render: (_, l) => l.basis?.team ?? '—' },
+    { title: '分摊方式', dataIndex: 'method', width: 110, render: (m: BillLineRow['method']) => <Tag>{lineMethodLabel(m)}</Tag> },
+    ...(byArea ? [] : [{
+      title: '当量', key: 'equivalent', width: 110, align: 'right' as const,
+      render: (_: unknown, l: BillLineRow) => formatQuantity(l.basis?.hours ?? l.basis?.equivalent ?? l.quantity, l.method === 'onOffTimeArea' ? 'h' : l.unit),
+    }]),
+    { title: '面积', key: 'area', width: 110, align: 'right', render: (_, l) => areaText(l) },
+    ...(byArea ? [] : [
+      { title: '读数（起 → 止）', key: 'readings', width: 300, render: (_: unknown, l: BillLineRow) => <LineReadings line={l} /> },
+      { title: '分摊单价（元）', dataIndex: 'unitPrice', width: 120, align: 'right' as const },
+    ]),
+    { title: '分摊金额（元）', dataIndex: 'amountFen', width: 130, align: 'right', render: (v: number) => <Typography.Text strong>{formatFen(v)}</Typography.Text> },
+  ];
 }
 
 function CostShare({ projectId }: { projectId: number }) {
@@ -48,20 +68,7 @@ function CostShare({ projectId }: { projectId: number }) {
               summary={(d) => <ShareTotals run={run} shareFen={d?.totalFen} />}
               exportUrl={ENGINE_EXPORTS.lines}
               exportCode="equipmentCostShare_n:export"
-              columns={[
-                { title: '账户', dataIndex: 'accountName', width: 130 },
-                { title: '分摊组', key: 'team', width: 140, render: (_, l) => l.basis?.team ?? '—' },
-                { title: '分摊方式', dataIndex: 'method', width: 130, render: (m: BillLineRow['method']) => <Tag>{lineMethodLabel(m)}</Tag> },
-                {
-                  title: '当量', key: 'equivalent', width: 130, align: 'right',
-                  render: (_, l) => (l.method === 'shareArea' ? '—' : formatQuantity(l.basis?.hours ?? l.basis?.equivalent ?? l.quantity, l.method === 'onOffTimeArea' ? 'h' : l.unit)),
-                },
-                { title: '面积', key: 'area', width: 110, align: 'right', render: (_, l) => areaText(l) },
-                { title: '读数（起 → 止）', key: 'readings', width: 330, render: (_, l) => <LineReadings line={l} /> },
-                { title: '分摊单价（元）', dataIndex: 'unitPrice', width: 120, align: 'right', render: (v: string, l) => (l.method === 'shareArea' ? '—' : v) },
-                { title: '分摊金额（元）', dataIndex: 'amountFen', width: 130, align: 'right', render: (v: number) => <Typography.Text strong>{formatFen(v)}</Typography.Text> },
-                { title: '说明', dataIndex: 'label', width: 220 },
-              ]}
+              columns={columnsFor(schemeOf(run.scheme)?.method)}
             />
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>当量、面积为计费时各户的数值：此后的房间或分摊组变动不改变已计费的分摊。</Typography.Text>
           </Space>
