@@ -160,6 +160,8 @@ describe('billing engine', () => {
     await data('POST', `/api/v1/billing/bills/${bills.rows[0].id}/pay`, { method: 'balance' }, token, k1);
     expect(await balance(r.accountId)).toBe(200_000 - 159_090);
     expect((await data('GET', `/api/v1/billing/bills?projectId=${p.projectId}&status=paid`)).total).toBe(1);
+    // the schedule issues a closed period by itself (here nothing is left: October was issued by hand)
+    expect(await k.kelvin.billing.service.issueClosedPeriod(p.projectId)).toEqual({ issued: 0, totalFen: 0 });
     // a prepaid project does not issue bills
     const prepaid = await project({ scheme: 1 });
     expect((await call('POST', '/api/v1/billing/bills/issue', { projectId: prepaid.projectId, period: '2026-10' })).body.code).toBe(40000);
@@ -179,6 +181,16 @@ describe('billing engine', () => {
     const open = await k.db.selectFrom('billing_line').select('id').where('account_id', '=', r.accountId).where('entry_id', 'is', null).execute();
     expect(open).toEqual([]);
     expect(await data('POST', '/api/v1/billing/bills/issue', { projectId: p.projectId, period: '2026-10' })).toEqual({ issued: 0, totalFen: 0 });
+  });
+
+  it('the schedule issues the bills of a postpaid period once it has closed', async () => {
+    const p = await project({ scheme: 2, price: '1.0000', k: { low: '1', mid: '1', high: '1' } });
+    const r = await resident(p, 'device20030');
+    // 3 h × 1.00 in October → 3.00 元 on the October bill, issued by the schedule (November is still open)
+    await readings(r.deviceId, [[T0, { f20: 0, f21: 0, f22: 0 }], [T0 + H, { f21: 3 }]]);
+    expect(await k.kelvin.billing.service.issueClosedPeriod(p.projectId)).toEqual({ issued: 1, totalFen: 300 });
+    expect(await k.kelvin.billing.service.issueClosedPeriod(p.projectId)).toEqual({ issued: 0, totalFen: 0 });
+    expect((await data('GET', `/api/v1/billing/bills?projectId=${p.projectId}`)).rows).toMatchObject([{ period: '2026-10', amountFen: 300, status: 'issued' }]);
   });
 
   it('cost share by time equivalent: (C − C_public) by equivalent, C_public by area, shares adding up to the fen', async () => {

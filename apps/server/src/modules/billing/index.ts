@@ -41,7 +41,11 @@ export function createBilling(deps: {
     try {
       const until = Math.floor(now / intervalMs) * intervalMs;
       const projects = await db.selectFrom('account').select('project_id').distinct().where('status', '=', 'active').execute();
-      for (const p of projects) await engine.run(Number(p.project_id), until, 'schedule').catch(deps.onError);
+      for (const p of projects) {
+        await engine.run(Number(p.project_id), until, 'schedule').catch(deps.onError);
+        // postpaid: a period that has just closed is issued as bills (出账 by hand does the same, earlier if wanted)
+        await service.issueClosedPeriod(Number(p.project_id), now).catch(deps.onError);
+      }
       // a version saved ahead of time takes effect: the project's scheme (menus, report groups) follows it
       for (const p of await db.selectFrom('billing_tariff').select('project_id').distinct().execute()) {
         const projectId = Number(p.project_id);

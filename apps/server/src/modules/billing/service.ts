@@ -98,6 +98,38 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     return [localMidnight(`${period}-${String(startDay).padStart(2, '0')}`), localMidnight(`${next}-${String(endDay).padStart(2, '0')}`)];
   }
 
+  /**
+   * 出账: closes an accounting period of a postpaid project — bills the period first (a run up to its end), then one
+   * bill per account for the lines of the period not yet on a bill. Issuing again adds bills only for what is new.
+   */
+  async function issueBills(projectId: number, period: string) {
+    const tariff = await deps.config.tariffAt(projectId, Date.now());
+    const scheme = schemeOf(tariff.doc.scheme);
+    if (scheme?.prepaid) throw invalid('该项目为预付费方案，费用随用随扣，不出具账单', ['projectId']);
+    const [start, end] = await periodRange(projectId, period);
+    if (end > Date.now()) throw invalid(`账期 ${period} 尚未结束（结算日 ${new Date(end + 8 * 3600_000).toISOString().slice(0, 10)}），结束后才能出账`, ['period']);
+    await engine.run(projectId, end, 'bill');
+    const now = Date.now();
+    const due = await db.selectFrom('billing_line').select(['account_id', 'tenant_id', (eb) => eb.fn.sum<number>('amount_fen').as('fen'), (eb) => eb.fn.count<number>('id').as('n')])
+      .where('project_id', '=', projectId).where('bill_id', 'is', null).where('entry_id', 'is', null).where('period_until', '>', start).where('period_until', '<=', end).groupBy(['account_id', 'tenant_id']).execute();
+    let issued = 0;
+    let totalFen = 0;
+    for (const d of due) {
+      await db.transaction().execute(async (trx) => {
+        const bill = await trx.insertInto('billing_bill').values({
+          tenant_id: d.tenant_id, project_id: projectId, account_id: d.account_id, period, period_from: start, period_until: end, amount_fen: Number(d.fen), lines: Number(d.n),
+          status: 'issued', issued_at: now, due_at: now + tariff.doc.accounting.dueDays * DAY_MS, paid_at: null, pay_method: null, paid_by: null, entry_id: null,
+        }).onConflict((oc) => oc.columns(['account_id', 'period']).doNothing()).returning('id').executeTakeFirst();
+        if (!bill) return;
+        await trx.updateTable('billing_line').set({ bill_id: bill.id }).where('project_id', '=', projectId).where('account_id', '=', d.account_id).where('bill_id', 'is', null).where('entry_id', 'is', null)
+          .where('period_until', '>', start).where('period_until', '<=', end).execute();
+        issued++;
+        totalFen += Number(d.fen);
+      });
+    }
+    return { issued, totalFen };
+  }
+
   return {
     async run(actor: Actor, projectId: number, until = Date.now()): Promise<RunResult> {
       await projects.project(actor.scope, projectId);
@@ -191,37 +223,27 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
       }
     },
 
-    /**
-     * 出账: closes an accounting period of a postpaid project — bills the period first (a run up to its end), then one
-     * bill per account for the lines of the period not yet on a bill. Issuing again adds bills only for what is new.
-     */
+    /** 出账 by hand (issueBills). */
     async issue(actor: Actor, projectId: number, period: string) {
       await projects.project(actor.scope, projectId);
-      const tariff = await deps.config.tariffAt(projectId, Date.now());
-      const scheme = schemeOf(tariff.doc.scheme);
-      if (scheme?.prepaid) throw invalid('该项目为预付费方案，费用随用随扣，不出具账单', ['projectId']);
-      const [start, end] = await periodRange(projectId, period);
-      if (end > Date.now()) throw invalid(`账期 ${period} 尚未结束（结算日 ${new Date(end + 8 * 3600_000).toISOString().slice(0, 10)}），结束后才能出账`, ['period']);
-      await engine.run(projectId, end, 'bill');
-      const now = Date.now();
-      const due = await db.selectFrom('billing_line').select(['account_id', 'tenant_id', (eb) => eb.fn.sum<number>('amount_fen').as('fen'), (eb) => eb.fn.count<number>('id').as('n')])
-        .where('project_id', '=', projectId).where('bill_id', 'is', null).where('entry_id', 'is', null).where('period_until', '>', start).where('period_until', '<=', end).groupBy(['account_id', 'tenant_id']).execute();
-      let issued = 0;
-      let totalFen = 0;
-      for (const d of due) {
-        await db.transaction().execute(async (trx) => {
-          const bill = await trx.insertInto('billing_bill').values({
-            tenant_id: d.tenant_id, project_id: projectId, account_id: d.account_id, period, period_from: start, period_until: end, amount_fen: Number(d.fen), lines: Number(d.n),
-            status: 'issued', issued_at: now, due_at: now + tariff.doc.accounting.dueDays * DAY_MS, paid_at: null, pay_method: null, paid_by: null, entry_id: null,
-          }).onConflict((oc) => oc.columns(['account_id', 'period']).doNothing()).returning('id').executeTakeFirst();
-          if (!bill) return;
-          await trx.updateTable('billing_line').set({ bill_id: bill.id }).where('project_id', '=', projectId).where('account_id', '=', d.account_id).where('bill_id', 'is', null).where('entry_id', 'is', null)
-            .where('period_until', '>', start).where('period_until', '<=', end).execute();
-          issued++;
-          totalFen += Number(d.fen);
-        });
-      }
-      return { issued, totalFen };
+      return issueBills(projectId, period);
+    },
+
+    /**
+     * The schedule's 出账: a postpaid project's last closed accounting period is issued once it has ended (nothing
+     * happens when it was issued already or holds no lines).
+     */
+    async issueClosedPeriod(projectId: number, now = Date.now()) {
+      const tariff = await deps.config.tariffAt(projectId, now);
+      if (schemeOf(tariff.doc.scheme)?.prepaid !== false) return { issued: 0, totalFen: 0 };
+      const months = [-1, 0].map((d) => {
+        const p = new Date(now + 8 * 3_600_000);
+        const m = new Date(Date.UTC(p.getUTCFullYear(), p.getUTCMonth() + d, 1));
+        return `${m.getUTCFullYear()}-${String(m.getUTCMonth() + 1).padStart(2, '0')}`;
+      });
+      let closed: string | null = null;
+      for (const label of months) if ((await periodRange(projectId, label))[1] <= now) closed = label;
+      return closed ? issueBills(projectId, closed) : { issued: 0, totalFen: 0 };
     },
 
     /** 缴费: cash and transfer are recorded; 余额抵扣 charges the prepaid balance (idempotent on the key). */
