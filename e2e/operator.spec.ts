@@ -127,9 +127,9 @@ test('手机 390×844：列表是卡片、抽屉全屏、标题不逐字换行',
   for (const label of await drawer.locator('.ant-descriptions-item-label').all()) expect(await oneLine(label)).toBe(true);
   for (const th of await drawer.locator('th').all()) expect(await oneLine(th)).toBe(true);
   // 下发 is on screen without scrolling sideways
+  // (measured once the drawer has finished sliding in)
   const send = drawer.getByTestId('send-f04');
-  const box = (await send.boundingBox())!;
-  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await expect.poll(async () => { const box = (await send.boundingBox())!; return box.x + box.width; }).toBeLessThanOrEqual(390);
   await shot(page, 'control-drawer-mobile');
   expect(errors).toEqual([]);
   await context.close();

@@ -120,6 +120,8 @@ interface Entry {
   actions?: DeviceAction[];
   /** keeps a week program in memory, written to this field (see DeviceTypeDef.programField) */
   programField?: string;
+  /** project types that have one of these in each building as plant (DeviceTypeDef.plantFor) */
+  plantFor?: string[];
   /** cut-off / reconnect writes (DeviceTypeDef.supply); default: power f00 0/1 when the type has a writable f00 */
   supply?: { field: string; off: number; on: number } | null;
 }
@@ -185,8 +187,7 @@ const ENTRIES: Record<string, Entry> = {
     listFields: ['f00', 'f50', 'f51', 'f52', 'f53', 'f71', 'f70'],
   },
   device20090: {
-    // also the cold station's meter of AC cost-share projects (its use is the total cost a share team splits)
-    category: 'electricMeter', projectTypes: ['PT5010', 'PT5030', 'PT2010', 'PT2014'], ...METER, actions: [...COMMON_ACTIONS, 'resetCounters'],
+    category: 'electricMeter', projectTypes: ['PT5010', 'PT5030'], plantFor: ['PT2010', 'PT2014'], ...METER, actions: [...COMMON_ACTIONS, 'resetCounters'],
     fields: [ELECTRIC.f70, ELECTRIC.f71, ELECTRIC.f72, ELECTRIC.f73, ELECTRIC.f74],
     listFields: ['f70', 'f71', 'f72', 'f73', 'f74'],
   },
@@ -290,8 +291,7 @@ const ENTRIES: Record<string, Entry> = {
     listFields: ['f00', 'f01', 'f02', 'f03', 'f04', 'f23', 'f31'],
   },
   calorimeter: {
-    // also the building heat meter of floor-heating cost-share projects (on/off-time-area allocation needs Q_building)
-    category: 'heatMeter', projectTypes: ['PT4010', 'PT4011', 'PT4012', 'PT1013', 'PT1014', 'PT1015'], ...METER,
+    category: 'heatMeter', projectTypes: ['PT4010', 'PT4011', 'PT4012'], plantFor: ['PT1013', 'PT1014', 'PT1015'], ...METER,
     fields: [HEAT.f60, HEAT.f61, HEAT.f62, HEAT.f63, HEAT.f64, HEAT.f65, HEAT.f66],
     listFields: ['f60', 'f66', 'f61', 'f63', 'f64', 'f65'],
   },
@@ -352,6 +352,7 @@ export const DEVICE_TYPES: readonly DeviceTypeDef[] = Object.entries(ENTRIES).ma
     listFields: e.listFields,
     actions: e.actions ?? COMMON_ACTIONS,
     programField: e.programField ?? null,
+    plantFor: e.plantFor ?? [],
     supply: e.supply !== undefined ? e.supply : e.fields.some((f) => f.code === 'f00' && f.writable) && ['thermostat', 'billingThermostat', 'onOffController', 'electricMeter', 'airCabinet', 'distributor'].includes(e.category)
       ? { field: 'f00', off: 0, on: 1 } : null,
   };

@@ -84,6 +84,12 @@ export interface DeviceTypeDef {
    * (power off / on, valve forced closed / automatic, relay open / closed). null = the type cannot cut supply (meters).
    */
   supply: { field: string; off: number; on: number } | null;
+  /**
+   * Project types that install one of these per building as plant rather than for a resident (the cold station's
+   * electric meter of an AC cost-share building, the building heat meter of on/off-time-area heating): its use is the
+   * total a share team splits (billing).
+   */
+  plantFor: string[];
 }
 
 /** Operations sent as commands without a field write (spec §7.3 refreshdevice, operation/{id}?eventType). */

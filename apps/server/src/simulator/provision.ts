@@ -98,11 +98,14 @@ export async function provisionSimulatedDevicesDetailed(db: Db, opts: ProvisionO
       ? targets.filter((p) => !have.some((d) => d.project_id === p.id))
       : Array.from({ length: targets.length ? Math.max(0, opts.perType - have.length) : 0 }, (_, i) => targets[(have.length + i) % targets.length]);
     need.push(...lines.filter((p) => !have.some((d) => d.project_id === p.id)));
+    // plant: one per project of the types that install it in the building (placed there, not in a room)
+    const plant = projects.filter((p) => def.plantFor.includes(p.project_type ?? '') && !have.some((d) => d.project_id === p.id));
+    need.push(...plant);
     const rows = [];
     for (const [i, project] of need.entries()) {
       const projectRooms = rooms.get(project.id) ?? [];
       const bench = project.project_type === FACTORY_LINE_PROJECT_TYPE ? FACTORY_LINE_DEVICE_TYPES.indexOf(def.code) : -1;
-      const area = GATEWAYS.has(def.code)
+      const area = GATEWAYS.has(def.code) || def.plantFor.includes(project.project_type ?? '')
         ? buildings.get(project.id) ?? project
         : bench >= 0 ? projectRooms.find((r) => r.name === FACTORY_BENCHES[bench]) ?? projectRooms[bench % Math.max(1, projectRooms.length)] ?? project
           : projectRooms[(have.length + i) % Math.max(1, projectRooms.length)] ?? project;

@@ -154,8 +154,11 @@ describe('示范租户与模拟器', () => {
     for (const t of DEVICE_TYPES) {
       const mine = devices.filter((d) => d.device_type === t.code);
       expect(mine.length, t.code).toBeGreaterThanOrEqual(t.code === 'gateway' || t.code === 'manager' ? 1 : DEMO_DEVICES_PER_TYPE);
-      const allowed = FACTORY_LINE_DEVICE_TYPES.includes(t.code) ? [...t.projectTypes, FACTORY_LINE_PROJECT_TYPE] : t.projectTypes;
+      const allowed = [...t.projectTypes, ...t.plantFor, ...(FACTORY_LINE_DEVICE_TYPES.includes(t.code) ? [FACTORY_LINE_PROJECT_TYPE] : [])];
       if (t.projectTypes.length) for (const d of mine) expect(allowed, t.code).toContain(d.project_type);
+      // plant meters: one in a building of every project of those types
+      for (const pt of t.plantFor) expect(mine.filter((d) => d.project_type === pt).every((d) => d.level === 'building'), `${t.code} in ${pt}`).toBe(true);
+      for (const pt of t.plantFor) expect(mine.filter((d) => d.project_type === pt).length, `${t.code} in ${pt}`).toBeGreaterThan(0);
     }
     expect(devices.filter((d) => d.device_type === 'device20020').every((d) => d.level === 'room' && d.gateway_id !== null)).toBe(true);
     // the factory line holds one device per bench type
