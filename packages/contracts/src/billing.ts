@@ -333,7 +333,7 @@ export interface RunResult { runId: number | null; accounts: number; lines: numb
 
 export const RUN_STATES = { running: '计算中', done: '已完成' } as const;
 export type BillingRunState = keyof typeof RUN_STATES;
-export const GAP_KINDS = { noReading: '期间无读数', stale: '读数中断', reset: '表计更换或清零', noDevice: '账户无计费设备', noTeam: '未加入分摊组或分摊组未关联总表', unallocated: '无法分配' } as const;
+export const GAP_KINDS = { noReading: '期间无读数', stale: '读数中断', reset: '表计更换或清零', noDevice: '账户无计费设备', noTeam: '未加入分摊组或分摊组未关联总表', unallocated: '无法分配', byArea: '无通阀时间，按面积分摊' } as const;
 export type GapKind = keyof typeof GAP_KINDS;
 export interface RunGap { accountId: number | null; deviceId: number | null; deviceName: string | null; fieldCode: string | null; kind: GapKind; from: number; to: number; note: string }
 

@@ -236,6 +236,16 @@ describe('billing engine', () => {
     expect(rows.map((l) => [l.quantity, l.unitPrice, l.amountFen])).toEqual([[5, '85.0000', 42_500]]);
     expect(rows[0]!.basis).toEqual({ team: '楼栋分摊', area: 50, hours: 2, deviceIds: [big.deviceId] });
     expect(rows[0]!.readings).toEqual([{ deviceId: big.deviceId, fieldCode: 'f30', startTs: T0, startValue: 10, endTs: T0 + 2 * H, endValue: 12 }]);
+
+    // the next hour no valve opens but the building takes 1.5 GJ: split by area 50 : 100 → 0.5 / 1 GJ × 85.00 =
+    // 42.50 + 85.00 = 127.50 元 (not dropped), and the run says so
+    await readings(meter.id, [[T0 + 3 * H, { f60: 111.5 }]]);
+    await readings(big.deviceId, [[T0 + 3 * H, { f30: 12 }]]);
+    await readings(small.deviceId, [[T0 + 3 * H, { f30: 21 }]]);
+    const idle = await run(p.projectId, T0 + 3 * H);
+    expect(idle.totalFen).toBe(12_750);
+    expect((await lines(`runId=${idle.runId}`)).map((l) => [l.accountId, l.quantity, l.amountFen]).sort()).toEqual([[big.accountId, 0.5, 4250], [small.accountId, 1, 8500]].sort());
+    expect((await data('GET', `/api/v1/billing/runs/${idle.runId}`)).gaps.map((g: { kind: string }) => g.kind)).toContain('byArea');
   });
 
   it('the prepaid loop: warnings, cut-off through the device core, reconnect after a top-up', async () => {

@@ -386,9 +386,13 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
           const inputOf = (a: BillingAccount) => basis.get(a.id)!;
           let teamLines: QuoteLine[] = [];
           try {
+            const heatInputs = members.map((a) => ({ id: a.id, area: inputOf(a).area, hours: inputOf(a).hours ?? 0 }));
+            const buildingHeat = quantize(t.totalDeviceIds.reduce((x, id) => x + bucketUse(id, 'f60', s.index), 0));
+            // heat the building took while no member's valve was open (pipes, common parts) is split by area, not dropped
+            const noValveTime = method === 'onOffTimeArea' && buildingHeat > 0 && heatInputs.every((x) => x.area * x.hours === 0);
+            if (noValveTime) gap({ accountId: null, deviceId: null, deviceName: null, fieldCode: null, kind: 'byArea', from: s.from, to: s.until, note: `分摊组「${t.name}」本期无通阀时间：楼栋热量 ${buildingHeat} GJ 按面积分摊` });
             teamLines = method === 'onOffTimeArea'
-              ? onOffTimeAreaLines(quantize(t.totalDeviceIds.reduce((x, id) => x + bucketUse(id, 'f60', s.index), 0)), doc.price,
-                members.map((a) => ({ id: a.id, area: inputOf(a).area, hours: inputOf(a).hours! })))
+              ? onOffTimeAreaLines(buildingHeat, doc.price, noValveTime ? heatInputs.map((x) => ({ ...x, hours: 1 })) : heatInputs)
               : shareTeamLines(t, members.map((a) => ({ id: a.id, equivalent: inputOf(a).equivalent ?? 0, area: inputOf(a).area })), method, doc, s.index);
           } catch (err) {
             gap({ accountId: null, deviceId: null, deviceName: null, fieldCode: null, kind: 'unallocated', from: s.from, to: s.until, note: `分摊组「${t.name}」：${(err as Error).message}` });
