@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { api, baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
 
 /**
- * The prepaid loop with the live simulator (issue 12): a resident of a multi-split AC building with 60.00 元, a
+ * The prepaid loop with the live simulator: a resident of a multi-split AC building with 60.00 元, a
  * thermostat that runs, a price high enough that half a minute of running costs about the balance. 立即计费 in
  * 设备计费 charges the use: the balance crosses warning 1 and 2 (SMS records) and then the line — the cut-off command
  * goes out through the device core and the simulated thermostat reports 关机. A top-up in 用户登记 brings the balance

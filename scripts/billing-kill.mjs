@@ -1,4 +1,4 @@
-// kill -9 in the middle of a charge run (issue 12): after the restart, running the same period again finishes the
+// kill -9 in the middle of a charge run: after the restart, running the same period again finishes the
 // run, and the result is the same as one clean run on a copy of the same data — the same lines, every account charged
 // exactly once with the same amount, and 核对账目 finds nothing.
 //   node scripts/billing-kill.mjs [--accounts 3000] [--days 7]      (also a step of `./kelvin test faults`)

@@ -17,6 +17,7 @@ import { installErrorHandler } from './plugins/errors.ts';
 import { createLiveHub, liveRoutes } from './plugins/live.ts';
 import { redactUri } from './lib/redact.ts';
 import { processHealth } from './lib/process-health.ts';
+import { systemScope } from './lib/scope.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
 import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from './simulator/provision.ts';
@@ -143,7 +144,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     holidays: (tenantId, projectId, start, end) => system.holidays.calendar(tenantId, projectId, start, end),
     // the overtime pool's used hours per room (automation computes them from the power readings)
     overtime: async (tenantId, projectId, month) => {
-      const scope = { userId: 0, tenantId, isPlatform: false, projectIds: null };
+      const scope = systemScope(tenantId);
       const rows = [];
       for (let pageNo = 1; ; pageNo++) {
         const page = await automation.automation.overtime(scope, { projectId, month, pageNo, pageSize: 200 });

@@ -285,7 +285,7 @@ export const devicePlanBody = z.object({
 export const devicePlanQuery = pageQuery.extend({ projectPlanId: positiveId('计费方案') });
 export interface DevicePlanRow { id: number; projectPlanId: number; deviceId: number; deviceCode: string; deviceName: string; deviceType: string; effectiveFrom: number }
 
-// ---------------------------------------------------------------- the quote calculator (POST /api/v1/billing/quote) — contract fixed by issue 12
+// ---------------------------------------------------------------- the quote calculator (POST /api/v1/billing/quote) — a fixed contract: the screens and outside callers rely on these shapes
 
 const qty = (label: string) => decimal(z.number({ error: `${label}必须是数字` }).nonnegative(`${label}不能为负`).max(1e9, `${label}过大`));
 export const quoteBody = z.discriminatedUnion('method', [

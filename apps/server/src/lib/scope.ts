@@ -26,6 +26,12 @@ export async function scopeOf(db: Db, user: AuthUser): Promise<Scope> {
   return { userId: user.id, tenantId: user.tenantId, isPlatform: false, projectIds: new Set(rows.map((r) => r.project_id)) };
 }
 
+/**
+ * The scope of system work for one tenant (a charge run, the prepaid loop, a rule's evaluation): every project of the
+ * tenant, no user. The right to it was checked when the work was set up.
+ */
+export const systemScope = (tenantId: number): Scope => ({ userId: 0, tenantId, isPlatform: false, projectIds: null });
+
 /** Whether a row of (tenant, project) is inside the scope. */
 export function inScope(scope: Scope, tenantId: number, projectId: number | null): boolean {
   if (!scope.isPlatform && tenantId !== scope.tenantId) return false;

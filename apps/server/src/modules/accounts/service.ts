@@ -12,7 +12,7 @@ import type { Db } from '../../db/index.ts';
 import { storedSecret } from '../../db/secrets.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { Actor, Scope } from '../../lib/scope.ts';
+import { systemScope, type Actor, type Scope } from '../../lib/scope.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { once, post, requestHash, settingsOf, type BalanceEvent, type Mover, type Posting, type Trx } from './ledger.ts';
 import {
@@ -385,7 +385,7 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
      * caller scope; the ledger names 计费引擎 as the mover. Idempotent on the key like every money move.
      */
     async systemCharge(tenantId: number, id: number, b: ChargeBody, key: string): Promise<MoneyMoveResult> {
-      const scope: Scope = { userId: 0, tenantId, isPlatform: false, projectIds: null };
+      const scope = systemScope(tenantId);
       const events: BalanceEvent[] = [];
       const { result, replayed } = await once(db, tenantId, key, requestHash('charge', id, b), async (trx) => {
         const acc = await lockedAccount(trx, scope, id);

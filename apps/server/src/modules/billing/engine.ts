@@ -1,14 +1,15 @@
 import {
-  BILLING_METHODS, DEVICE_TYPE_BY_CODE, METHOD_FIELDS, SHARE_METHODS, TOU_KINDS, fenToYuan, localMidnight, localParts, schemeOf,
+  BILLING_METHODS, DEFAULT_DEVICE_PARAMS, DEVICE_TYPE_BY_CODE, METHOD_FIELDS, SHARE_METHODS, TOU_KINDS, fenToYuan, localMidnight, localParts, schemeOf,
   type BillingMethod, type QuoteLine, type RunGap, type RunResult, type ShareBasis, type TariffDoc, type TouKind,
 } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
-import type { Scope } from '../../lib/scope.ts';
+import { systemScope } from '../../lib/scope.ts';
 import type { AccountService, BillingAccount } from '../accounts/index.ts';
 import type { DeviceCore } from '../devices/index.ts';
 import type { BillingConfig, DeviceParams, DevicePlan, ShareTeam, TariffVersion } from './config.ts';
-import { amountFen, heatTwoPartLines, ladderLines, onOffTimeAreaLines, quantize, shareLines, timeEquivalent, touKindAt } from './formulas.ts';
-import { fromMicro, meterUse, micro, type MeterUse, type Point } from './meter.ts';
+import { amountFen, heatTwoPartLines, ladderLines, onOffTimeAreaLines, quantize, scaleFen, scaleQuantity, shareLines, timeEquivalent, touKindAt } from './formulas.ts';
+import { cstTime } from '../../lib/excel.ts';
+import { fromMicro, meterUse, type MeterUse, type Point } from './meter.ts';
 
 const DAY_MS = 86_400_000;
 /** how far back the first run looks for a counter's reading at the period start */
@@ -32,34 +33,18 @@ interface Device { id: number; tenantId: number; name: string; type: string; fie
 interface Segment { from: number; until: number; version: TariffVersion; index: number }
 interface NewLine { accountId: number; deviceId: number | null; method: string; label: string; quantity: number; unit: string; unitPrice: string; amountFen: number; basis?: ShareBasis }
 
-const cstDateTime = (ms: number) => {
-  const p = localParts(ms);
-  return `${p.date} ${String(Math.floor(p.minute / 60)).padStart(2, '0')}:${String(p.minute % 60).padStart(2, '0')}`;
-};
-
-/** coefficient text (≤ 4 decimals) → integer ten-thousandths */
-const coef4 = (c: string) => {
-  const [i, f = ''] = c.split('.');
-  return BigInt(i!) * 10000n + BigInt((f + '0000').slice(0, 4));
-};
-/** a quantity × a coefficient, exact, quantized to 6 decimals half-up */
-export function scaleQuantity(q: number, c: string): number {
-  const p = BigInt(micro(q)) * coef4(c);
-  return Number((p + 5000n) / 10000n) / 1e6;
-}
-/** fen × a ratio (≤ 4 decimals), half-up */
-export function scaleFen(fen: number, ratio: string): number {
-  return Number((BigInt(fen) * coef4(ratio) + 5000n) / 10000n);
-}
-const priceText = (fen: number) => `${fenToYuan(fen)}`;
+/** "2026-10-01 08:00" in Shanghai time, for the notes on a run */
+const cstDateTime = (ms: number) => cstTime(ms).slice(0, 16);
+/** the answer when nothing was billed: no such project, no open account yet, or nothing new since the last run */
+const NOTHING: RunResult = { runId: null, accounts: 0, lines: 0, totalFen: 0 };
 
 /**
- * Charge runs (design §8, issue 12): one run per project and period start, claimed by a unique row; readings turned
+ * Charge runs (design §8): one run per project and period start, claimed by a unique row; readings turned
  * into uses per device (meter.ts), uses priced by the tariff in force (formulas.ts), lines written once per account
  * (unique run × account × seq), and for prepaid schemes one idempotent ledger charge per account. A run that died is
  * resumed by the next call and ends with the same lines and charges as one clean run.
  */
-export function createEngine(deps: { db: Db; config: BillingConfig; core: DeviceCore; accounts: AccountService; holidays?: HolidayLookup; overtime?: OvertimeLookup; onError(err: unknown): void }) {
+export function createEngine(deps: { db: Db; config: BillingConfig; core: DeviceCore; accounts: AccountService; holidays?: HolidayLookup; overtime?: OvertimeLookup }) {
   const { db, config, core, accounts } = deps;
   const inFlight = new Map<number, Promise<RunResult>>();
 
@@ -85,7 +70,7 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
 
   async function runLocked(projectId: number, until: number, trigger: string): Promise<RunResult> {
     const project = await projectRow(projectId);
-    if (!project || project.level !== 'project') return { runId: null, accounts: 0, lines: 0, totalFen: 0 };
+    if (!project || project.level !== 'project') return NOTHING;
     for (let attempt = 0; attempt < 1000; attempt++) {
       const last = await db.selectFrom('billing_run').selectAll().where('project_id', '=', projectId).orderBy('period_until', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
       if (last?.state === 'running') {
@@ -94,7 +79,7 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
       }
       const from = last ? Number(last.period_until) : await firstFrom(projectId);
       if (from === null || until <= from) {
-        return last && Number(last.period_until) >= until ? figures(last) : { runId: null, accounts: 0, lines: 0, totalFen: 0 };
+        return last && Number(last.period_until) >= until ? figures(last) : NOTHING;
       }
       const version = await config.tariffAt(projectId, until);
       const claimed = await db.insertInto('billing_run').values({
@@ -124,7 +109,7 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
     const tenantId = Number(runRow.tenant_id);
     const from = Number(runRow.period_from);
     const until = Number(runRow.period_until);
-    const scope: Scope = { userId: 0, tenantId, isPlatform: false, projectIds: null };
+    const scope = systemScope(tenantId);
 
     const versions = await config.tariffVersions(projectId, from, until);
     const segments: Segment[] = versions.map((v, i) => ({
@@ -165,8 +150,8 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
         .where((eb) => eb.or([eb('area_id', 'in', roomIds.length ? roomIds : [-1]), eb('id', 'in', explicit.length ? explicit : [-1])])).orderBy('id').execute()
       : [];
     const teams = segments.some((s) => SHARE_METHODS.has(schemeOf(s.version.doc.scheme)?.method ?? 'timeEquivalent')) ? await config.shareTeams(projectId) : [];
-    const plantIds = [...new Set(teams.flatMap((t) => [...t.totalDeviceIds, ...t.publicDeviceIds]))];
-    const plantRows = plantIds.length ? await core.devices.scopedDevices(scope).select(['id', 'tenant_id', 'area_id', 'device_type', 'device_name']).where('id', 'in', plantIds).execute() : [];
+    const plantIds = new Set(teams.flatMap((t) => [...t.totalDeviceIds, ...t.publicDeviceIds]));
+    const plantRows = plantIds.size ? await core.devices.scopedDevices(scope).select(['id', 'tenant_id', 'area_id', 'device_type', 'device_name']).where('id', 'in', [...plantIds]).execute() : [];
     const toDevice = (d: { id: number; tenant_id: number; device_type: string; device_name: string }): Device =>
       ({ id: d.id, tenantId: d.tenant_id, name: d.device_name, type: d.device_type, fields: new Set(DEVICE_TYPE_BY_CODE.get(d.device_type)?.fields.map((f) => f.code) ?? []) });
     const devices = new Map<number, Device>([...deviceRows, ...plantRows].map((d) => [d.id, toDevice(d)]));
@@ -176,14 +161,14 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
     for (const a of billed) for (const id of a.deviceIds) if (devices.has(id) && !ownerOf.has(id)) ownerOf.set(id, a.id);
     const roomOwner = new Map<number, number>();
     for (const a of billed) for (const r of a.rooms) roomOwner.set(r.id, a.id);
-    for (const d of deviceRows) if (!ownerOf.has(d.id) && d.area_id !== null && roomOwner.has(d.area_id) && !plantIds.includes(d.id)) ownerOf.set(d.id, roomOwner.get(d.area_id)!);
+    for (const d of deviceRows) if (!ownerOf.has(d.id) && d.area_id !== null && roomOwner.has(d.area_id) && !plantIds.has(d.id)) ownerOf.set(d.id, roomOwner.get(d.area_id)!);
     for (const [dev, acc] of ownerOf) accountDevices.set(acc, [...(accountDevices.get(acc) ?? []), dev]);
 
     const memberIds = [...ownerOf.keys()];
     const plans = memberIds.length ? await config.devicePlansAt(memberIds, until) : new Map<number, DevicePlan>();
     const params = memberIds.length ? await config.deviceParamsAt(memberIds, until) : new Map<number, DeviceParams>();
     const methodsInRun = new Set<BillingMethod>(segments.map((s) => schemeOf(s.version.doc.scheme)?.method ?? 'timeEquivalent'));
-    for (const p of plans.values()) methodsInRun.add(p.method === 'flat' ? 'flat' : p.method);
+    for (const p of plans.values()) methodsInRun.add(p.method);
     const memberFields = [...new Set([...methodsInRun].flatMap((m) => METHOD_FIELDS[m].fields))];
 
     // phase 1: the use of every counter, a batch of devices at a time, recorded as the run's readings
@@ -200,7 +185,7 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
     for (let i = 0; i < all.length; i += DEVICE_BATCH) {
       const batch = all.slice(i, i + DEVICE_BATCH);
       const ids = batch.map((d) => d.id);
-      const fieldsOf = (d: Device) => (plantIds.includes(d.id) ? PLANT_FIELDS.filter((f) => d.fields.has(f)).slice(0, 1) : memberFields.filter((f) => d.fields.has(f)));
+      const fieldsOf = (d: Device) => (plantIds.has(d.id) ? PLANT_FIELDS.filter((f) => d.fields.has(f)).slice(0, 1) : memberFields.filter((f) => d.fields.has(f)));
       const fields = [...new Set(batch.flatMap(fieldsOf))];
       if (!fields.length) continue;
       const starts = new Map<string, Point>();
@@ -282,7 +267,7 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
       }
       return { kinds: [...kinds].sort(), cycles: [...cycles].sort() };
     };
-    const paramOf = (id: number) => params.get(id) ?? { chargeRate: '1', ratedPower: '3.5', baseFeeFen: 0 };
+    const paramOf = (id: number) => params.get(id) ?? DEFAULT_DEVICE_PARAMS;
     /** T_eq of a device in a bucket: Σ k × t over fan speeds, or the valve-open hours of types without fan speeds */
     const teq = (d: Device, doc: TariffDoc, seg: number, kind?: TouKind) => {
       if (d.fields.has('f20')) return timeEquivalent({ low: bucketUse(d.id, 'f20', seg, kind), mid: bucketUse(d.id, 'f21', seg, kind), high: bucketUse(d.id, 'f22', seg, kind) }, doc.k);
@@ -430,7 +415,7 @@ export function createEngine(deps: { db: Db; config: BillingConfig; core: Device
         }
         for (const id of accountDevices.get(a.id) ?? []) {
           const fee = paramOf(id).baseFeeFen;
-          if (fee > 0) push({ accountId: a.id, deviceId: id, method: 'baseFee', label: `${devices.get(id)!.name} 基础费（${month}）`, quantity: 1, unit: '月', unitPrice: priceText(fee), amountFen: fee });
+          if (fee > 0) push({ accountId: a.id, deviceId: id, method: 'baseFee', label: `${devices.get(id)!.name} 基础费（${month}）`, quantity: 1, unit: '月', unitPrice: fenToYuan(fee), amountFen: fee });
         }
       }
     }

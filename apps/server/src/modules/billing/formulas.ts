@@ -127,6 +127,16 @@ export function amountFen(quantity: number, price: string): number {
   return toSafeNumber(fenOf(nonNegativeMicro(quantity, '数量'), parseFixed4(price, '单价')));
 }
 
+/** A quantity × a coefficient (text ≤ 4 decimals: 计费系数, rated power, meter multiplier), exact, half-up to 6 decimals. */
+export function scaleQuantity(quantity: number, coefficient: string): number {
+  return fromMicro(divHalfUp(nonNegativeMicro(quantity, '数量') * parseFixed4(coefficient, '系数'), 10_000n));
+}
+
+/** fen × a ratio (text ≤ 4 decimals, e.g. the area share of 混合分摊), half-up to the fen. */
+export function scaleFen(fen: number, ratio: string): number {
+  return toSafeNumber(divHalfUp(checkFen(fen, '金额') * parseFixed4(ratio, '比例'), 10_000n));
+}
+
 /** T_eq = Σ k_speed × t_speed over low/mid/high, exact, rounded half-up to 6 decimals (hours). */
 export function timeEquivalent(hours: { low: number; mid: number; high: number }, k: { low: string; mid: string; high: string }): number {
   const speeds = [['low', '低速'], ['mid', '中速'], ['high', '高速']] as const;

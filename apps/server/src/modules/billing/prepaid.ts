@@ -1,6 +1,6 @@
 import { DEVICE_TYPE_BY_CODE, fenToYuan, type SmsKind, type SupplyAction } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
-import type { Scope } from '../../lib/scope.ts';
+import { systemScope } from '../../lib/scope.ts';
 import type { AccountService, BalanceEvent } from '../accounts/index.ts';
 import type { CommandOutcome, DeviceCore } from '../devices/index.ts';
 
@@ -50,7 +50,7 @@ export function createPrepaidLoop(deps: { db: Db; core: DeviceCore; accounts: Ac
     }
     const action: SupplyAction = event.kind === 'cutoff' ? 'cutoff' : 'reconnect';
     if (action === 'cutoff') await deps.sms(event.tenantId, { kind: 'cut_off', phone: acc.phone, projectId: event.projectId, params });
-    const scope: Scope = { userId: 0, tenantId: event.tenantId, isPlatform: false, projectIds: null };
+    const scope = systemScope(event.tenantId);
     const roomIds = acc.rooms.map((r) => r.id);
     const devices = await core.devices.scopedDevices(scope).selectAll().where('project_id', '=', event.projectId)
       .where((eb) => eb.or([eb('area_id', 'in', roomIds.length ? roomIds : [-1]), eb('id', 'in', acc.deviceIds.length ? acc.deviceIds : [-1])])).orderBy('id').execute();

@@ -8,6 +8,7 @@ import {
 import { AppError, ok } from '../../lib/errors.ts';
 import { cstTime, streamXlsx } from '../../lib/excel.ts';
 import { actorOf } from '../../plugins/access.ts';
+import { allPages } from '../imports/index.ts';
 import { FormulaError, quote } from './formulas.ts';
 import type { BillingService } from './service.ts';
 
@@ -17,7 +18,7 @@ const tags = ['计费引擎'];
 /** screens that read runs and lines */
 const READERS = ['equipmentBilling_n', 'equipmentCostShare_n', 'ag2410chargedata', 'expensebill', 'jffa2020x1'] as const;
 
-/** The quote calculator, charge runs, lines, per-device charge data, expense bills and supply actions (issue 12). */
+/** The quote calculator, charge runs, lines, per-device charge data, expense bills and supply actions. */
 export async function billingRoutes(app: FastifyInstance, opts: { service: BillingService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { service } = opts;
@@ -102,7 +103,7 @@ export async function billingRoutes(app: FastifyInstance, opts: { service: Billi
     { header: '缴费期限', width: 20, value: (b) => cstTime(b.dueAt) },
     { header: '缴费时间', width: 20, value: (b) => (b.paidAt ? cstTime(b.paidAt) : null) },
     { header: '缴费方式', width: 10, value: (b) => (b.payMethod ? BILL_PAY_METHODS[b.payMethod as keyof typeof BILL_PAY_METHODS] : null) },
-  ], service.billRows(actorOf(req), req.query)));
+  ], allPages((pageNo, pageSize) => service.bills(actorOf(req), { ...req.query, pageNo, pageSize }))));
 
   r.post('/api/v1/billing/bills/issue', {
     schema: { tags, summary: '出账：为一个账期的所有账户出具账单（先计费到账期结束）', body: billIssueBody },

@@ -98,6 +98,16 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
     return [localMidnight(`${period}-${String(startDay).padStart(2, '0')}`), localMidnight(`${next}-${String(endDay).padStart(2, '0')}`)];
   }
 
+  const supplyOf = (actor: Actor) => scoped(db.selectFrom('billing_supply').innerJoin('account', 'account.id', 'billing_supply.account_id').innerJoin('device', 'device.id', 'billing_supply.device_id'),
+    actor.scope, { tenant: 'billing_supply.tenant_id', project: 'billing_supply.project_id' })
+    .select(['billing_supply.id', 'billing_supply.project_id', 'billing_supply.account_id', 'account.name as account_name', 'billing_supply.device_id', 'device.device_name',
+      'device.device_type', 'billing_supply.action', 'billing_supply.status', 'billing_supply.attempts', 'billing_supply.command_id', 'billing_supply.last_error',
+      'billing_supply.created_at', 'billing_supply.updated_at']);
+  const toSupply = (r: Awaited<ReturnType<ReturnType<typeof supplyOf>['execute']>>[number]): SupplyActionRow => ({
+    id: r.id, projectId: r.project_id, accountId: r.account_id, accountName: r.account_name, deviceId: r.device_id, deviceName: r.device_name, deviceType: r.device_type,
+    action: r.action as SupplyAction, status: r.status as SupplyStatus, attempts: r.attempts, commandId: r.command_id, lastError: r.last_error, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+  });
+
   /**
    * 出账: closes an accounting period of a postpaid project — bills the period first (a run up to its end), then one
    * bill per account for the lines of the period not yet on a bill. Issuing again adds bills only for what is new.
@@ -215,14 +225,6 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
       return { total: page.total, rows: page.rows.map((r) => toBill(r, now)), totalFen };
     },
 
-    async *billRows(actor: Actor, q: Omit<z.infer<typeof billQuery>, 'pageNo' | 'pageSize'>) {
-      for (let pageNo = 1; ; pageNo++) {
-        const page = await this.bills(actor, { ...q, pageNo, pageSize: 200 });
-        yield* page.rows;
-        if (page.rows.length < 200) return;
-      }
-    },
-
     /** 出账 by hand (issueBills). */
     async issue(actor: Actor, projectId: number, period: string) {
       await projects.project(actor.scope, projectId);
@@ -268,31 +270,21 @@ export function createBillingService(deps: { db: Db; engine: Engine; config: Bil
 
     async supply(actor: Actor, q: z.infer<typeof supplyQuery>) {
       if (q.projectId) await projects.project(actor.scope, q.projectId);
-      let query = scoped(db.selectFrom('billing_supply').innerJoin('account', 'account.id', 'billing_supply.account_id').innerJoin('device', 'device.id', 'billing_supply.device_id'),
-        actor.scope, { tenant: 'billing_supply.tenant_id', project: 'billing_supply.project_id' })
-        .select(['billing_supply.id', 'billing_supply.project_id', 'billing_supply.account_id', 'account.name as account_name', 'billing_supply.device_id', 'device.device_name',
-          'device.device_type', 'billing_supply.action', 'billing_supply.status', 'billing_supply.attempts', 'billing_supply.command_id', 'billing_supply.last_error',
-          'billing_supply.created_at', 'billing_supply.updated_at']);
+      let query = supplyOf(actor);
       if (q.projectId) query = query.where('billing_supply.project_id', '=', q.projectId);
       if (q.accountId) query = query.where('billing_supply.account_id', '=', q.accountId);
       if (q.status) query = query.where('billing_supply.status', '=', q.status);
       const page = await paginate(query, q, (b) => b.orderBy('billing_supply.id', 'desc'));
-      return {
-        total: page.total,
-        rows: page.rows.map((r): SupplyActionRow => ({
-          id: r.id, projectId: r.project_id, accountId: r.account_id, accountName: r.account_name, deviceId: r.device_id, deviceName: r.device_name, deviceType: r.device_type,
-          action: r.action as SupplyAction, status: r.status as SupplyStatus, attempts: r.attempts, commandId: r.command_id, lastError: r.last_error, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
-        })),
-      };
+      return { total: page.total, rows: page.rows.map(toSupply) };
     },
 
-    async retrySupply(actor: Actor, id: number) {
-      const row = await scoped(db.selectFrom('billing_supply'), actor.scope).select(['id', 'status']).where('id', '=', id).executeTakeFirst();
+    async retrySupply(actor: Actor, id: number): Promise<SupplyActionRow> {
+      const one = () => supplyOf(actor).where('billing_supply.id', '=', id).executeTakeFirst();
+      const row = await one();
       if (!row) throw notFound('供能操作');
       if (row.status !== 'failed' && row.status !== 'gaveUp') throw conflict('只有未执行的操作可以重试');
       await deps.prepaid.retry(id);
-      const page = await this.supply(actor, { pageNo: 1, pageSize: 1, ...{} });
-      return page.rows.find((r) => r.id === id) ?? (await this.supply(actor, { pageNo: 1, pageSize: 200 })).rows.find((r) => r.id === id);
+      return toSupply((await one())!);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { breaks, fieldDisplay, fieldOf, withinHours, type LiveAlarmEvent, type MonitorOperator } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
+import { systemScope } from '../../lib/scope.ts';
 import type { LiveHub } from '../../plugins/live.ts';
 import type { DeviceCore, ReportListener } from '../devices/index.ts';
 import * as repo from './repository.ts';
@@ -168,7 +169,7 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
   async function sweep(now = Date.now()) {
     for (const rule of await repo.enabledOfflineRules(db)) {
       const limit = now - rule.threshold * 60_000;
-      const devices = await core.devices.scopedDevices({ userId: 0, tenantId: rule.tenant_id, isPlatform: false, projectIds: null })
+      const devices = await core.devices.scopedDevices(systemScope(rule.tenant_id))
         .select(['id', 'last_report_at', 'created_at']).where('project_id', '=', rule.project_id).where('device_type', '=', rule.device_type)
         .where('enabled', '=', 1).execute();
       const { active } = await projectRules(rule.project_id);
