@@ -28,18 +28,20 @@ export function createBilling(deps: {
 }) {
   const { db } = deps;
   const config = createBillingConfig({ db, projects: deps.projects, core: deps.core, accounts: deps.accounts });
-  const engine = createEngine({ db, config, core: deps.core, accounts: deps.accounts, holidays: deps.holidays, overtime: deps.overtime, onError: deps.onError });
+  const engine = createEngine({ db, config, core: deps.core, accounts: deps.accounts, holidays: deps.holidays, overtime: deps.overtime });
   const prepaid = createPrepaidLoop({ db, core: deps.core, accounts: deps.accounts, sms: deps.sms, projectName: (id) => deps.projects.projectName(id), onError: deps.onError });
   const service = createBillingService({ db, engine, config, projects: deps.projects, accounts: deps.accounts, prepaid });
   let timer: NodeJS.Timeout | null = null;
   let ticking = false;
+  /** the interval boundary this process last billed up to: the timer wakes every minute, the work is once an interval */
+  let billedUntil = 0;
 
   /** Bills every project with active accounts up to the last whole interval (each run claimed once across processes). */
   async function tick(intervalMs: number, now = Date.now()) {
-    if (ticking) return;
+    const until = Math.floor(now / intervalMs) * intervalMs;
+    if (ticking || until === billedUntil) return;
     ticking = true;
     try {
-      const until = Math.floor(now / intervalMs) * intervalMs;
       const projects = await db.selectFrom('account').select('project_id').distinct().where('status', '=', 'active').execute();
       for (const p of projects) {
         await engine.run(Number(p.project_id), until, 'schedule').catch(deps.onError);
@@ -52,6 +54,7 @@ export function createBilling(deps: {
         const scheme = (await config.tariffAt(projectId, now)).doc.scheme;
         if ((await deps.projects.billingScheme(projectId)) !== scheme) await deps.projects.setBillingScheme(projectId, scheme);
       }
+      billedUntil = until;
     } finally {
       ticking = false;
     }
