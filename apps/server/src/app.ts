@@ -34,6 +34,7 @@ import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts
 import { createAccounts, type Accounts } from './modules/accounts/index.ts';
 import { createAutomation, type Automation, type Clock } from './modules/automation/index.ts';
 import { createBilling, type Billing } from './modules/billing/index.ts';
+import { createReports } from './modules/reports/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -154,6 +155,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     },
   });
 
+  // The data center reads what the other modules keep (and the core's roll-ups); it writes nothing.
+  const reports = createReports({ db, core: devices, projects });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
@@ -212,6 +216,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await accounts.routes(app);
   await automation.routes(app);
   await billing.routes(app);
+  await reports.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 

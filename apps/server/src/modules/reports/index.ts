@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/index.ts';
+import type { DeviceCore } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { REPORT_QUERIES } from './queries/index.ts';
+import { reportRoutes } from './routes.ts';
+import { createReportService } from './service.ts';
+
+/**
+ * The data center (issue 13): every report of the registry (contracts reports.ts) from its query (queries/), served
+ * as pages with totals and a chart, and as streamed .xlsx. Reports read other modules' tables and the device
+ * roll-ups; they never write.
+ */
+export function createReports(deps: { db: Db; core: DeviceCore; projects: ProjectService }) {
+  const service = createReportService({ ...deps, queries: REPORT_QUERIES });
+  return {
+    service,
+    routes: (app: FastifyInstance) => app.register(reportRoutes, { service }),
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;

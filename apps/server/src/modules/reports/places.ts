@@ -1,0 +1,53 @@
+import type { Db } from '../../db/index.ts';
+
+/** The areas of one project, read once per report request: names, paths for the 位置 column, subtrees for 楼栋. */
+export interface ProjectPlaces {
+  /** "1号楼 / 3层 / 301" below the project ('' for the project itself or an unknown area) */
+  pathOf(areaId: number | null): string;
+  /** the area and everything below it (the building filter) */
+  subtree(areaId: number): Set<number>;
+  /** the building (first level below the project) an area lies in */
+  buildingOf(areaId: number | null): { id: number; name: string } | null;
+  name(areaId: number): string | undefined;
+  has(areaId: number): boolean;
+  /** floor area of a room (m²) */
+  floorArea(areaId: number): number | null;
+}
+
+export async function loadPlaces(db: Db, tenantId: number, projectId: number): Promise<ProjectPlaces> {
+  const rows = await db.selectFrom('area').select(['id', 'parent_id', 'name', 'floor_area']).where('tenant_id', '=', tenantId).where('level', '!=', 'region').execute();
+  const children = new Map<number, number[]>();
+  for (const r of rows) if (r.parent_id !== null) children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r.id]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const path = new Map<number, string>();
+  const building = new Map<number, { id: number; name: string }>();
+  const walk = (id: number, prefix: string, top: { id: number; name: string } | null) => {
+    for (const c of children.get(id) ?? []) {
+      const row = byId.get(c)!;
+      const p = prefix ? `${prefix} / ${row.name}` : row.name;
+      const b = top ?? { id: c, name: row.name };
+      path.set(c, p);
+      building.set(c, b);
+      walk(c, p, b);
+    }
+  };
+  path.set(projectId, '');
+  walk(projectId, '', null);
+  return {
+    pathOf: (id) => (id === null ? '' : path.get(id) ?? ''),
+    subtree(id) {
+      const out = new Set<number>();
+      const stack = path.has(id) ? [id] : [];
+      while (stack.length) {
+        const x = stack.pop()!;
+        out.add(x);
+        stack.push(...(children.get(x) ?? []));
+      }
+      return out;
+    },
+    buildingOf: (id) => (id === null ? null : building.get(id) ?? null),
+    name: (id) => byId.get(id)?.name,
+    has: (id) => path.has(id),
+    floorArea: (id) => byId.get(id)?.floor_area ?? null,
+  };
+}
