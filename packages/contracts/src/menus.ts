@@ -50,6 +50,13 @@ interface GroupSpec {
 
 const AC_BILLING = ['PT2010', 'PT2016', 'PT2014'];
 
+/**
+ * /datacenter screens with pages of their own — workflows rather than reports (repairRecord, deviceBindManager,
+ * depositRecharge, depositDirect, the datademo explorer) and the automation issue's exception screens. Every other
+ * /datacenter screen is an entry of the report registry (reports.ts; a test holds the two together).
+ */
+export const DATACENTER_WORKFLOW_CODES = ['repairRecord', 'deviceBindManager', 'depositRecharge', 'depositDirect', 'datademo', 'exceptiondata', 'projectFaultDeviceList'] as const;
+
 const TREE: GroupSpec[] = [
   {
     code: 'project', title: '项目管理', icon: 'ProjectOutlined',

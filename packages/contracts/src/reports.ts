@@ -9,9 +9,7 @@ import { BILL_STATUS } from './billing.ts';
  * entry; the server serves any entry (page, sort, totals, chart, .xlsx export, print) from the query registered under
  * the same code. A new report = one entry here plus its query on the server.
  *
- * Screens of /datacenter that are workflows rather than reports (repairRecord, deviceBindManager, depositRecharge,
- * depositDirect, datademo) and those that came with automation (exceptiondata, projectFaultDeviceList) have their own
- * pages: `REPORT_WORKFLOW_CODES`.
+ * Screens of /datacenter that are workflows rather than reports have their own pages: `DATACENTER_WORKFLOW_CODES`.
  */
 
 // ---------------------------------------------------------------- filters
@@ -369,8 +367,7 @@ export const reportTabs = (code: string): ReportDef[] => ENTRIES.filter((r) => r
 /** The menu code whose permission a report's data needs: its own, or its screen's for a tab. */
 export const reportMenuCode = (r: ReportDef): string => r.tabOf ?? r.code;
 
-/** /datacenter screens with pages of their own (workflows; exceptiondata and projectFaultDeviceList came with automation). */
-export const REPORT_WORKFLOW_CODES = ['repairRecord', 'deviceBindManager', 'depositRecharge', 'depositDirect', 'datademo', 'exceptiondata', 'projectFaultDeviceList'] as const;
+export { DATACENTER_WORKFLOW_CODES } from './menus.ts';
 
 // ---------------------------------------------------------------- the wire
 

@@ -2,7 +2,7 @@
  * Which component renders which screen code. A new screen is one line here (plus its component); the route itself
  * comes from the menu tree in packages/contracts/src/menus.ts.
  */
-import { MENUS } from '@kelvin/contracts/menus';
+import { DATACENTER_WORKFLOW_CODES, MENUS } from '@kelvin/contracts/menus';
 import { registerPages } from './pages';
 
 void registerPages;
@@ -87,3 +87,9 @@ registerPages(['equipmentBilling_n'], () => import('../features/billing/pages/en
 registerPages(['expensebill'], () => import('../features/billing/pages/engine-expense-bill'));
 registerPages(['equipmentCostShare_n'], () => import('../features/billing/pages/engine-cost-share'));
 registerPages(['ag2410chargedata'], () => import('../features/billing/pages/engine-ag2410'));
+
+// the data center: every report of the registry (contracts reports.ts) through one page
+registerPages(
+  MENUS.filter((m) => m.parent === 'datacenter' && m.type === 'menu' && !(DATACENTER_WORKFLOW_CODES as readonly string[]).includes(m.code)).map((m) => m.code),
+  () => import('../features/reports/pages/report-page'),
+);

@@ -17,13 +17,20 @@ import { useCan, useIsMobile } from '../lib/ui';
 export interface FilterField {
   name: string;
   label: string;
-  kind?: 'text' | 'select' | 'dateRange' | 'month';
+  kind?: 'text' | 'select' | 'dateRange' | 'month' | 'year';
   options?: { label: string; value: string | number }[];
+  /** the value when the screen opens (and after 重置) */
+  initial?: unknown;
+  /** a select that must keep a value (no clear button) */
+  required?: boolean;
+  /** dateRange: quick ranges (今日/本周/本月/本年 …) */
+  presets?: { label: string; value: [Dayjs, Dayjs] }[];
   placeholder?: string;
   width?: number;
   /** dateRange only: the two parameter names (default `${name}From` / `${name}To`) and their form (default ms epoch) */
   rangeNames?: [from: string, to: string];
-  rangeFormat?: 'ms' | 'date';
+  /** 'ms' (default): the first and the last ms of the days; 'msExclusive': [start of the first day, start of the day after the last) */
+  rangeFormat?: 'ms' | 'msExclusive' | 'date';
 }
 
 export type ListParams = Record<string, string | number | undefined> & { pageNo: number; pageSize: number };
@@ -35,8 +42,8 @@ export interface DataTableProps<T, P extends Page<T> = Page<T>> {
   columns: TableProps<T>['columns'];
   rowKey: keyof T & string | ((row: T) => Key);
   filters?: FilterField[];
-  /** buttons on the toolbar's right, before 导出 */
-  toolbar?: ReactNode;
+  /** buttons on the toolbar's right, before 导出 (a function gets the parameters of what is shown: fixed, filters, sort) */
+  toolbar?: ReactNode | ((params: Record<string, string | number | undefined>) => ReactNode);
   title?: ReactNode;
   /** export endpoint (GET, same filters) and the element code that allows it */
   exportUrl?: string;
@@ -51,6 +58,10 @@ export interface DataTableProps<T, P extends Page<T> = Page<T>> {
   defaultPageSize?: number;
   /** figures of the whole answer (a list that also answers its total amount …), shown on the toolbar's left */
   summary?: (data: P | undefined) => ReactNode;
+  /** content between the toolbar and the table (a chart of the whole answer, notes) */
+  header?: (data: P | undefined) => ReactNode;
+  /** a fixed last row of the table (totals of the whole answer), given the keys of the columns shown */
+  tableSummary?: (data: P | undefined, shownKeys: string[]) => ReactNode;
 }
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -154,14 +165,16 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
   const out: Record<string, string | number | undefined> = {};
   for (const [k, v] of Object.entries(values)) {
     if (v === undefined || v === null || v === '') continue;
-    if (filters.find((x) => x.name === k)?.kind === 'month') {
-      out[k] = (v as Dayjs).format('YYYY-MM');
+    const kind = filters.find((x) => x.name === k)?.kind;
+    if (kind === 'month' || kind === 'year') {
+      out[k] = kind === 'month' ? (v as Dayjs).format('YYYY-MM') : (v as Dayjs).year();
       continue;
     }
     if (Array.isArray(v) && v.length === 2 && typeof (v[0] as Dayjs)?.valueOf === 'function') {
       const f = filters.find((x) => x.name === k);
       const [from, to] = f?.rangeNames ?? [`${k}From`, `${k}To`];
-      const [a, b] = [(v[0] as Dayjs).startOf('day'), (v[1] as Dayjs).endOf('day')];
+      const a = (v[0] as Dayjs).startOf('day');
+      const b = f?.rangeFormat === 'msExclusive' ? (v[1] as Dayjs).add(1, 'day').startOf('day') : (v[1] as Dayjs).endOf('day');
       out[from] = f?.rangeFormat === 'date' ? a.format('YYYY-MM-DD') : a.valueOf();
       out[to] = f?.rangeFormat === 'date' ? b.format('YYYY-MM-DD') : b.valueOf();
     } else out[k] = typeof v === 'string' ? v.trim() : (v as number);
@@ -172,9 +185,11 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
 export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
   const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20, summary } = props;
   const [form] = Form.useForm();
-  const [applied, setApplied] = useState<Record<string, string | number | undefined>>({});
+  const initialValues = useMemo(() => Object.fromEntries(filters.filter((f) => f.initial !== undefined).map((f) => [f.name, f.initial])), [filters]);
+  const [applied, setApplied] = useState<Record<string, string | number | undefined>>(() => toQuery(initialValues, filters));
   const [page, setPage] = useState({ pageNo: 1, pageSize: defaultPageSize });
-  const [exporting, setExporting] = useState(false);
+  const [sort, setSort] = useState<{ sortBy?: string; sortOrder?: 'asc' | 'desc' }>({});
+  const [exporting, setExporting] = useState<false | string>(false);
   const canExport = useCan(exportCode ?? '__none__');
   const mobile = useIsMobile();
   const { pathname } = useLocation();
@@ -207,7 +222,7 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
       <Tooltip title="列设置"><Button icon={<SettingOutlined />} aria-label="列设置" /></Tooltip>
     </Popover>
   );
-  const listParams: ListParams = { ...params, ...applied, ...page };
+  const listParams: ListParams = { ...params, ...applied, ...sort, ...page };
   const query = useQuery({
     queryKey: [...queryKey, listParams],
     queryFn: () => fetchPage(listParams),
@@ -222,7 +237,7 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
   const headerOffset = useHeaderOffset(queryRef);
   const reset = () => {
     form.resetFields();
-    setApplied({});
+    setApplied(toQuery(initialValues, filters));
     setPage((p) => ({ ...p, pageNo: 1 }));
   };
 
@@ -230,15 +245,15 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
     <Card size="small" variant="borderless" title={title}>
       {filters.length > 0 && (
         <div ref={queryRef} className="kv-sticky" data-testid="sticky-query" style={{ paddingBottom: 12 }}>
-        <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 12 }}>
+        <Form form={form} layout="inline" onFinish={search} style={{ rowGap: 12 }} initialValues={initialValues}>
           {filters.map((f) => (
             <Form.Item key={f.name} name={f.name} label={f.label}>
               {f.kind === 'select' ? (
-                <Select allowClear placeholder={f.placeholder ?? '全部'} options={f.options} style={{ width: f.width ?? 160 }} />
+                <Select allowClear={!f.required} placeholder={f.placeholder ?? '全部'} options={f.options} style={{ width: f.width ?? 160 }} />
               ) : f.kind === 'dateRange' ? (
-                <DatePicker.RangePicker style={{ width: f.width ?? 260 }} />
-              ) : f.kind === 'month' ? (
-                <DatePicker picker="month" placeholder={f.placeholder ?? '全部'} style={{ width: f.width ?? 140 }} />
+                <DatePicker.RangePicker style={{ width: f.width ?? 260 }} presets={f.presets} allowClear={!f.required} />
+              ) : f.kind === 'month' || f.kind === 'year' ? (
+                <DatePicker picker={f.kind} placeholder={f.placeholder ?? '全部'} style={{ width: f.width ?? 140 }} allowClear={!f.required} />
               ) : (
                 <Input allowClear placeholder={f.placeholder ?? `请输入${f.label}`} style={{ width: f.width ?? 180 }} maxLength={64} />
               )}
@@ -256,15 +271,20 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
       {(toolbar || (exportUrl && canExport) || columnSettings || summary) && (
         <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
           {summary && <div style={{ marginRight: 'auto' }}>{summary(query.data)}</div>}
-          {toolbar}
+          {typeof toolbar === 'function' ? toolbar({ ...params, ...applied, ...sort }) : toolbar}
           {exportUrl && canExport && (
             <Button
               icon={<DownloadOutlined />}
-              loading={exporting}
+              loading={exporting !== false}
+              data-testid="export-button"
               onClick={async () => {
-                setExporting(true);
+                setExporting('');
                 try {
-                  await download(exportUrl, { query: { ...params, ...applied } });
+                  // a large export streams for a while: say how far it got (rows announced by the server, bytes so far)
+                  await download(exportUrl, {
+                    query: { ...params, ...applied, ...sort },
+                    onProgress: (bytes, rows) => setExporting(`${rows !== null ? `${rows} 行，` : ''}已接收 ${(bytes / 1024 / 1024).toFixed(1)} MB`),
+                  });
                 } catch {
                   // the HTTP client showed the reason
                 } finally {
@@ -272,12 +292,13 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
                 }
               }}
             >
-              导出
+              {exporting ? `导出中${exporting ? `（${exporting}）` : '…'}` : '导出'}
             </Button>
           )}
           {!mobile && columnSettings}
         </div>
       )}
+      {props.header?.(query.data)}
       {mobile ? (
         <>
           <RowCards rows={query.data?.rows ?? []} columns={allColumns} rowKey={rowKey} rowSelection={props.rowSelection} loading={query.isFetching} />
@@ -301,6 +322,13 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
         rowSelection={props.rowSelection}
         expandable={props.expandable}
         onRow={props.onRow}
+        onChange={(_p, _f, sorter, extra) => {
+          if (extra.action !== 'sort') return;
+          const one = Array.isArray(sorter) ? sorter[0] : sorter;
+          setSort(one?.order ? { sortBy: String(one.columnKey ?? one.field), sortOrder: one.order === 'ascend' ? 'asc' : 'desc' } : {});
+          setPage((p) => ({ ...p, pageNo: 1 }));
+        }}
+        summary={props.tableSummary ? () => props.tableSummary!(query.data, shown.map((c, i) => columnKey(c, i))) : undefined}
         scroll={{ x: scrollX }}
         sticky={{ offsetHeader: headerOffset }}
         pagination={{

@@ -122,7 +122,7 @@ export async function request<T>(method: string, url: string, opts: RequestOptio
 }
 
 /** File downloads (Excel, templates, QR codes): saved under the server's UTF-8 Content-Disposition name. */
-export async function download(url: string, opts: RequestOptions & { fallbackName?: string } = {}): Promise<void> {
+export async function download(url: string, opts: RequestOptions & { fallbackName?: string; onProgress?: (bytes: number, rows: number | null) => void } = {}): Promise<void> {
   const res = await send('GET', url, opts);
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as ApiEnvelope<unknown> | null;
@@ -130,12 +130,29 @@ export async function download(url: string, opts: RequestOptions & { fallbackNam
     if (!opts.silent) reportError(err);
     throw err;
   }
-  const blob = await res.blob();
+  const blob = opts.onProgress && res.body ? await readWithProgress(res, opts.onProgress) : await res.blob();
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = fileNameOf(res.headers.get('content-disposition')) ?? opts.fallbackName ?? 'download';
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+/** The body read chunk by chunk, reporting the bytes so far and the rows the server announced (x-report-rows). */
+async function readWithProgress(res: Response, onProgress: (bytes: number, rows: number | null) => void): Promise<Blob> {
+  const rowsHeader = res.headers.get('x-report-rows');
+  const rows = rowsHeader === null ? null : Number(rowsHeader);
+  const reader = res.body!.getReader();
+  const chunks: BlobPart[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes += value.byteLength;
+    onProgress(bytes, rows);
+  }
+  return new Blob(chunks, { type: res.headers.get('content-type') ?? 'application/octet-stream' });
 }
 
 export function fileNameOf(disposition: string | null): string | null {

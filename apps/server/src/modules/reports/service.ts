@@ -32,13 +32,13 @@ export function createReportService(deps: { db: Db; core: DeviceCore; projects: 
   const { db, core, projects, queries } = deps;
 
   async function prepare(actor: Actor, def: ReportDef, q: Omit<ReportQuery, 'pageNo' | 'pageSize'>, now = Date.now()): Promise<PreparedReport> {
-    const query = queries.get(def.code);
-    if (!query) throw notFound('报表');
     const project = await projects.project(actor.scope, q.projectId);
     const menu = MENU_BY_CODE.get(reportMenuCode(def))!;
     if (!menuFitsProject(menu, { projectType: project.project_type, projectType2: project.project_type2, billingScheme: project.billing_scheme })) {
       throw forbidden(`项目「${project.name}」不提供${menu.title}`);
     }
+    const query = queries.get(def.code);
+    if (!query) throw notFound('报表');
     const places = await loadPlaces(db, project.tenant_id, project.id);
     const filters = resolveFilters(def, q, now);
     if (filters.areaId !== undefined && !places.has(filters.areaId)) throw invalid('所选楼栋不属于该项目', ['areaId']);
