@@ -399,7 +399,8 @@ export type ReportRow = Record<string, ReportValue>;
 /** Chart data over everything the filters select: x labels and one array per series key. */
 export interface ReportChartData {
   x: string[];
-  series: Record<string, number[]>;
+  /** null: no data for that point (a gap, not a zero) */
+  series: Record<string, (number | null)[]>;
 }
 
 export interface ReportPage {

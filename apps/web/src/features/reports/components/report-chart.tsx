@@ -8,7 +8,7 @@ import { useChart } from '../../../components/use-chart';
 echarts.use([BarChart, LineChart, PieChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, CanvasRenderer]);
 
 /** Money series travel as integer fen; the chart shows 元. */
-const shown = (unit: string | undefined, v: number) => (unit === '元' ? Math.round(v) / 100 : v);
+const shown = (unit: string | undefined, v: number | null) => (v === null || unit !== '元' ? v : Math.round(v) / 100);
 
 /** A report's chart over everything the filters select (the registry says which series, how drawn). */
 export function ReportChart({ def, data }: { def: ChartDef; data: ReportChartData }) {
