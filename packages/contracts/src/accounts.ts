@@ -66,6 +66,7 @@ export const RECONCILE_ISSUES = {
   deposit_mismatch: '押金与流水合计不符',
   paid_without_entry: '已支付订单没有入账流水',
   entry_without_paid_order: '在线充值流水没有已支付订单',
+  day_rollup_mismatch: '日汇总与流水不符',
 } as const;
 export type ReconcileIssue = keyof typeof RECONCILE_ISSUES;
 

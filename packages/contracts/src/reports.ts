@@ -245,7 +245,7 @@ const ENTRIES: ReportDef[] = [
     chart: { kind: 'bar', title: '每日收款', series: [{ key: 'cashFen', label: '现金', unit: '元', stack: 'in' }, { key: 'bankFen', label: '银行转账', unit: '元', stack: 'in' }, { key: 'onlineFen', label: '在线支付', unit: '元', stack: 'in' }, { key: 'refundFen', label: '退费', unit: '元', kind: 'line' }], zoom: true },
   },
   {
-    code: 'payReport_n', title: '缴费报表（新）', description: '每个账户在时间范围内的期初余额、充值、扣费、退费与期末余额（期初 + 收 − 支 = 期末）',
+    code: 'payReport_n', title: '缴费报表（新）', description: '每个账户在时间范围内的期初余额、充值、扣费、退费（含退户结算）与期末余额（期初 + 充值 − 扣费 − 退费 = 期末）',
     filters: [f.period('month'), f.keyword('账户 / 电话 / 房间')],
     columns: [...account, money('openingFen', '期初余额', { total: true }), money('topupFen', '充值'), col('topups', '充值笔数', 'num0', { total: true }), money('chargeFen', '扣费'), money('refundFen', '退费'), money('closingFen', '期末余额')],
     rowKey: 'accountId', defaultSort: { key: 'topupFen', order: 'desc' },

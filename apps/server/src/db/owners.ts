@@ -47,6 +47,7 @@ export const TABLE_OWNERS = {
   account_room: 'accounts',
   account_device: 'accounts',
   ledger_entry: 'accounts',
+  ledger_day: 'accounts',
   idempotency_key: 'accounts',
   account_refund: 'accounts',
   money_setting: 'accounts',

@@ -480,6 +480,10 @@ export interface LedgerEntryTable {
   idem_key: string | null;
   created_at: Millis;
 }
+/** The money roll-up (015): per account, CST day (its start, ms), kind and method ('' for none) — count and signed sum. */
+export interface LedgerDayTable {
+  id: Generated<number>; tenant_id: number; project_id: number; account_id: number; day: Millis; book: string; kind: string; method: string; count: number; sum_fen: number;
+}
 export interface IdempotencyKeyTable { id: Generated<number>; tenant_id: number; key: string; request_hash: string; result: string; created_at: Millis }
 export interface AccountRefundTable {
   id: Generated<number>;
@@ -754,6 +758,7 @@ export interface Database {
   account_room: AccountRoomTable;
   account_device: AccountDeviceTable;
   ledger_entry: LedgerEntryTable;
+  ledger_day: LedgerDayTable;
   idempotency_key: IdempotencyKeyTable;
   account_refund: AccountRefundTable;
   money_setting: MoneySettingTable;

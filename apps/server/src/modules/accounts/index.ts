@@ -9,6 +9,8 @@ import { accountRoutes } from './routes.ts';
 import { createAccountService, type BalanceListener, type DeviceLookup, type ReadingsLookup } from './service.ts';
 
 export type { BalanceEvent, Mover } from './ledger.ts';
+/** the CST day an instant falls in, as ledger_day keys it */
+export { cstDayStart } from './ledger.ts';
 export type { AccountService, AccountWithRooms, BalanceListener, BillingAccount, DeviceLookup, ReadingsLookup, UnbilledSource } from './service.ts';
 export { amountInWords } from '@kelvin/contracts';
 export { sandboxNotification, wechatNotification } from './payments.ts';

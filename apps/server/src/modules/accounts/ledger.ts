@@ -41,6 +41,11 @@ export interface BalanceEvent {
 
 export interface Posted { entryId: number; balanceFen: number; depositFen: number; events: BalanceEvent[] }
 
+const DAY_MS = 86_400_000;
+const CST_MS = 8 * 3_600_000;
+/** The start (ms) of the China Standard Time day an instant falls in: the key of ledger_day. */
+export const cstDayStart = (ms: number) => Math.floor((ms + CST_MS) / DAY_MS) * DAY_MS - CST_MS;
+
 /** A project's money settings (defaults until someone saves them). */
 export async function settingsOf(db: Db | Trx, projectId: number): Promise<MoneySettingsBody> {
   const row = await db.selectFrom('money_setting').selectAll().where('project_id', '=', projectId).executeTakeFirst();
@@ -98,6 +103,12 @@ export async function post(trx: Trx, account: { id: number; tenant_id: number; p
     balance_after_fen: after, method: p.method ?? null, reason: p.reason ?? null, cause_type: p.causeType ?? null, cause_id: p.causeId ?? null,
     actor_id: mover.id, actor_name: mover.name, idem_key: p.idemKey ?? null, created_at: now,
   }).returning('id').executeTakeFirstOrThrow();
+  // the per-account day roll-up of the money reports, in the same transaction (核对账目 checks it against the entries)
+  await trx.insertInto('ledger_day').values({
+    tenant_id: account.tenant_id, project_id: account.project_id, account_id: account.id, day: cstDayStart(now), book, kind: p.kind, method: p.method ?? '', count: 1, sum_fen: p.amountFen,
+  }).onConflict((oc) => oc.columns(['account_id', 'day', 'kind', 'method']).doUpdateSet({
+    count: sql<number>`ledger_day.count + 1`, sum_fen: sql<number>`ledger_day.sum_fen + ${p.amountFen}`,
+  })).execute();
   const events: BalanceEvent[] = [];
   if (book === 'balance') {
     let kinds = crossings(after - p.amountFen, after, p.settings ?? (await settingsOf(trx, account.project_id)));

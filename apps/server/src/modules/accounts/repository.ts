@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { AccountRefundTable, AccountTable, LedgerEntryTable, PaymentOrderTable } from '../../db/schema.ts';
 import { scoped, type Scope } from '../../lib/scope.ts';
@@ -68,5 +68,34 @@ export async function entrySums(db: Db, accountIds: number[] | null, scope: Scop
   const rows = await q.execute();
   const out = new Map<string, number>();
   for (const r of rows) out.set(`${r.account_id}:${r.book}`, Number(r.total));
+  return out;
+}
+
+/**
+ * 核对账目 of the day roll-up: per (account, CST day, kind, method) the entries' count and sum against ledger_day's.
+ * Keys where they differ (or that only one side has), with the entries' figures as expected.
+ */
+export async function dayRollupMismatches(db: Db, scope: Scope, projectId?: number) {
+  const day = sql<number>`((created_at + 28800000) / 86400000) * 86400000 - 28800000`;
+  let entries = scoped(db.selectFrom('ledger_entry'), scope)
+    .select(['account_id', day.as('day'), 'kind', sql<string>`coalesce(method, '')`.as('method'), (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('amount_fen').as('fen')])
+    .groupBy(['account_id', day, 'kind', sql`coalesce(method, '')`]);
+  let days = scoped(db.selectFrom('ledger_day'), scope).select(['account_id', 'day', 'kind', 'method', 'count', 'sum_fen']);
+  if (projectId) {
+    entries = entries.where('project_id', '=', projectId);
+    days = days.where('project_id', '=', projectId);
+  }
+  const keyOf = (r: { account_id: number; day: number; kind: string; method: string }) => `${r.account_id}|${Number(r.day)}|${r.kind}|${r.method}`;
+  const want = new Map((await entries.execute()).map((r) => [keyOf(r), { accountId: Number(r.account_id), day: Number(r.day), n: Number(r.n), fen: Number(r.fen) }]));
+  const out: { accountId: number; day: number; expectedFen: number; actualFen: number; expectedCount: number; actualCount: number }[] = [];
+  for (const r of await days.execute()) {
+    const k = keyOf(r);
+    const w = want.get(k);
+    want.delete(k);
+    if (!w || w.n !== Number(r.count) || w.fen !== Number(r.sum_fen)) {
+      out.push({ accountId: Number(r.account_id), day: Number(r.day), expectedFen: w?.fen ?? 0, actualFen: Number(r.sum_fen), expectedCount: w?.n ?? 0, actualCount: Number(r.count) });
+    }
+  }
+  for (const w of want.values()) out.push({ accountId: w.accountId, day: w.day, expectedFen: w.fen, actualFen: 0, expectedCount: w.n, actualCount: 0 });
   return out;
 }

@@ -664,6 +664,10 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
           rows.push({ issue: 'entry_without_paid_order', accountId: e.account_id, accountName: e.account_name, orderId: null, orderNo: e.cause_id, entryId: e.id, expectedFen: 0, actualFen: Number(e.amount_fen) });
         }
       }
+      // the day roll-up the money reports read must equal the entries, key by key
+      for (const m of await repo.dayRollupMismatches(db, actor.scope, projectId)) {
+        rows.push({ issue: 'day_rollup_mismatch', accountId: m.accountId, accountName: names.get(m.accountId) ?? null, orderId: null, orderNo: null, entryId: null, expectedFen: m.expectedFen, actualFen: m.actualFen });
+      }
       return { checkedAccounts: accounts.length, checkedOrders: orders.length, rows, at: Date.now() };
     },
 

@@ -15,6 +15,9 @@ import type { AccountService } from '../accounts/index.ts';
 import type { DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 
+/** A stored tariff version's document (defaults under what was saved; the row's scheme wins). */
+export const tariffDocOf = (r: { doc: string; scheme: number }): TariffDoc => ({ ...DEFAULT_TARIFF, ...(JSON.parse(r.doc) as Partial<TariffDoc>), scheme: r.scheme });
+
 export interface TariffVersion { id: number; effectiveFrom: number; doc: TariffDoc }
 export interface DeviceParams { chargeRate: string; ratedPower: string; baseFeeFen: number }
 export interface ShareTeam { id: number; name: string; accountIds: number[]; totalDeviceIds: number[]; publicDeviceIds: number[] }
@@ -123,7 +126,7 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
   // ------------------------------------------------------------------------------- tariff
 
   /** Saved documents are completed from the defaults, so a field added to the contract later has a value in old versions. */
-  const docOf = (r: TariffRow): TariffDoc => ({ ...DEFAULT_TARIFF, ...(JSON.parse(r.doc) as Partial<TariffDoc>), scheme: r.scheme });
+  const docOf = tariffDocOf;
   const versionOf = (r: TariffRow): TariffVersion => ({ id: r.id, effectiveFrom: r.effective_from, doc: docOf(r) });
 
   async function defaultVersion(projectId: number): Promise<TariffVersion> {

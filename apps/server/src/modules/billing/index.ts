@@ -14,6 +14,9 @@ import { createBillingService } from './service.ts';
 
 export type { HolidayLookup, OvertimeLookup } from './engine.ts';
 export type { SmsSender } from './prepaid.ts';
+/** the exact money arithmetic and the stored tariff document, for readers of billing's tables (the money reports) */
+export { amountFen, quantize, scaleFen } from './formulas.ts';
+export { tariffDocOf } from './config.ts';
 
 /** how often the schedule bills every project up to the last whole interval (prepaid: at least hourly) */
 const DEFAULT_INTERVAL_MS = 15 * 60_000;

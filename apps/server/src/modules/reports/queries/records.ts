@@ -54,7 +54,7 @@ async function withRooms(ctx: ReportContext, rows: ReportRow[]): Promise<ReportR
 }
 
 /** A table source whose page and export rows get the accounts' rooms. */
-function withRoomsSource(ctx: ReportContext, source: ReportSource): ReportSource {
+export function withRoomsSource(ctx: ReportContext, source: ReportSource): ReportSource {
   return {
     ...source,
     page: async (offset, limit, sort) => withRooms(ctx, await source.page(offset, limit, sort)),
