@@ -127,3 +127,38 @@ export function cstDate(ms: number, month = false): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return month ? `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}` : `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}`;
 }
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+const CST = 8 * HOUR;
+export type Grain = 'hour' | 'day' | 'month';
+
+/** The start of the hour/day/month bucket an instant falls in (China Standard Time). */
+export function bucketStart(ms: number, grain: Grain): number {
+  if (grain === 'hour') return Math.floor(ms / HOUR) * HOUR;
+  if (grain === 'day') return Math.floor((ms + CST) / DAY) * DAY - CST;
+  const d = new Date(ms + CST);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) - CST;
+}
+
+export function bucketLabel(start: number, grain: Grain): string {
+  if (grain === 'month') return cstDate(start, true);
+  if (grain === 'day') return cstDate(start);
+  return `${cstDate(start)} ${String(new Date(start + CST).getUTCHours()).padStart(2, '0')}:00`;
+}
+
+/** Every bucket of [from, to), for charts that show the quiet days too. */
+export function buckets(from: number, to: number, grain: Grain): { start: number; label: string }[] {
+  if (grain === 'day') return dayLabels(from, to);
+  const out: { start: number; label: string }[] = [];
+  for (let t = bucketStart(from, grain); t < to;) {
+    out.push({ start: t, label: bucketLabel(t, grain) });
+    if (grain === 'hour') t += HOUR;
+    else {
+      const d = new Date(t + CST);
+      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - CST;
+    }
+  }
+  return out;
+}
+

@@ -1,5 +1,5 @@
 import { DEVICE_TYPE_BY_CODE, ENERGY_COUNTERS, type ReportRow } from '@kelvin/contracts';
-import { cstDate, memorySource, type ReportContext, type ReportQueryFn } from '../source.ts';
+import { buckets, memorySource, type ReportContext, type ReportQueryFn } from '../source.ts';
 import { likeOf } from './records.ts';
 
 /**
@@ -37,26 +37,6 @@ const deviceColumns = (d: ReportDevice): ReportRow => ({
 /** Day-aligned periods (every preset, every picked range) read day roll-ups; anything else hours. */
 const grainFor = (from: number, to: number): 'hour' | 'day' => ((from + CST) % DAY === 0 && (to + CST) % DAY === 0 ? 'day' : 'hour');
 
-/** Bucket starts of [from, to) at a grain, up to now (a future bucket has no data yet, not zero use). */
-function buckets(grain: 'hour' | 'day' | 'month', from: number, to: number, now: number): number[] {
-  const out: number[] = [];
-  const end = Math.min(to, now);
-  if (grain === 'month') {
-    const d = new Date(from + CST);
-    for (let m = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) - CST; m < end; m = Date.UTC(new Date(m + CST).getUTCFullYear(), new Date(m + CST).getUTCMonth() + 1, 1) - CST) out.push(m);
-    return out;
-  }
-  const step = grain === 'hour' ? 3600_000 : DAY;
-  for (let t = grain === 'hour' ? Math.floor(from / step) * step : Math.floor((from + CST) / DAY) * DAY - CST; t < end; t += step) out.push(t);
-  return out;
-}
-
-const bucketLabel = (grain: 'hour' | 'day' | 'month', t: number) => {
-  if (grain === 'month') return cstDate(t, true);
-  if (grain === 'day') return cstDate(t);
-  return `${cstDate(t)} ${String(new Date(t + CST).getUTCHours()).padStart(2, '0')}:00`;
-};
-
 /** Quantities keep 6 decimals at most (no float dust in sums). */
 const q6 = (v: number) => Math.round(v * 1e6) / 1e6;
 
@@ -82,10 +62,11 @@ const datastats: ReportQueryFn = async (ctx) => {
     per.set(r.bucket, { usage: q6(b.usage + r.usage), devices: b.devices + 1 });
   }
   let prev: number | null = null;
-  const out = buckets(grain, from, to, ctx.now).map((t) => {
-    const b = per.get(t);
+  // a future bucket has no data yet, not zero use
+  const out = buckets(from, Math.min(to, ctx.now), grain).map(({ start, label }) => {
+    const b = per.get(start);
     const row: ReportRow = {
-      bucket: bucketLabel(grain, t), usage: b ? b.usage : null, devices: b?.devices ?? 0,
+      bucket: label, usage: b ? b.usage : null, devices: b?.devices ?? 0,
       change: b && prev ? q6((b.usage - prev) / prev) : null,
     };
     prev = b ? b.usage : null;
@@ -148,9 +129,9 @@ const usehours: ReportQueryFn = async (ctx) => {
       perBucket.set(r.bucket, m);
     }
   }
-  const rows = buckets(grain, from, to, ctx.now).map((t): ReportRow => {
-    const m = perBucket.get(t);
-    return { bucket: bucketLabel(grain, t), hours: m ? q6([...m.values()].reduce((a, b) => a + b, 0)) : null, devices: m ? [...m.values()].filter((v) => v > 0).length : 0 };
+  const rows = buckets(from, Math.min(to, ctx.now), grain).map(({ start, label }): ReportRow => {
+    const m = perBucket.get(start);
+    return { bucket: label, hours: m ? q6([...m.values()].reduce((a, b) => a + b, 0)) : null, devices: m ? [...m.values()].filter((v) => v > 0).length : 0 };
   });
   return memorySource(ctx.def, rows, { chart: { x: rows.map((r) => String(r.bucket)), series: { hours: rows.map((r) => r.hours as number | null) } } });
 };

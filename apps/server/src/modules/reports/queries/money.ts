@@ -5,7 +5,7 @@ import {
 } from '@kelvin/contracts';
 import { cstDayStart } from '../../accounts/index.ts';
 import { amountFen, quantize, scaleFen, tariffDocOf } from '../../billing/index.ts';
-import { cstDate, dayLabels, memorySource, type ReportContext, type ReportQueryFn, type ReportSource, type SortSpec } from '../source.ts';
+import { bucketLabel, bucketStart, buckets, cstDate, dayLabels, memorySource, type Grain, type ReportContext, type ReportQueryFn, type ReportSource, type SortSpec } from '../source.ts';
 import { likeOf, roomsOf, tableSource, withRoomsSource } from './records.ts';
 
 /**
@@ -21,43 +21,11 @@ import { likeOf, roomsOf, tableSource, withRoomsSource } from './records.ts';
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const CST = 8 * HOUR;
-type Grain = 'hour' | 'day' | 'month';
 const BALANCE_KINDS = ['topup', 'charge', 'refund', 'settlement'];
 const DEPOSIT_KINDS = ['deposit_collect', 'deposit_deduct', 'deposit_refund'];
 const SHARES = [...SHARE_METHODS] as string[];
 /** plant meters' counter: the first one the meter has (the engine's order) */
 const PLANT_FIELDS = ['f70', 'f48', 'f60'];
-
-// ---------------------------------------------------------------- buckets
-
-/** The start of the hour/day/month bucket an instant falls in (China Standard Time). */
-function bucketStart(ms: number, grain: Grain): number {
-  if (grain === 'hour') return Math.floor(ms / HOUR) * HOUR;
-  if (grain === 'day') return cstDayStart(ms);
-  const d = new Date(ms + CST);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) - CST;
-}
-
-function bucketLabel(start: number, grain: Grain): string {
-  if (grain === 'month') return cstDate(start, true);
-  if (grain === 'day') return cstDate(start);
-  return `${cstDate(start)} ${String(new Date(start + CST).getUTCHours()).padStart(2, '0')}:00`;
-}
-
-/** Every bucket of [from, to), for charts that show the quiet days too. */
-function buckets(from: number, to: number, grain: Grain): { start: number; label: string }[] {
-  if (grain === 'day') return dayLabels(from, to);
-  const out: { start: number; label: string }[] = [];
-  for (let t = bucketStart(from, grain); t < to;) {
-    out.push({ start: t, label: bucketLabel(t, grain) });
-    if (grain === 'hour') t += HOUR;
-    else {
-      const d = new Date(t + CST);
-      t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - CST;
-    }
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------- the ledger through its day roll-up
 
