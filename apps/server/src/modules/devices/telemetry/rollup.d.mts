@@ -16,4 +16,4 @@ export const ROLLUP_WIDTH: number;
 
 export function aggregate(readings: Reading[], grains?: readonly Grain[]): unknown[][];
 export function upsertSql(dialect: 'sqlite' | 'postgres', table: Grain['table'], mode: 'merge' | 'replace', rows: number): string;
-export function lateBuckets(grain: Grain, returned: { device_id: number | string; field_code: string; bucket: number | string; delta: number }[]): [number, string, number, number][];
+export function lateBuckets(grain: Grain, returned: [deviceId: number, fieldCode: string, bucket: number, delta: number][]): [number, string, number, number][];

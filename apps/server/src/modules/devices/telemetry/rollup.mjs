@@ -86,9 +86,9 @@ export function upsertSql(dialect, table, mode, rows) {
     + (mode === 'merge' ? ' RETURNING device_id, field_code, bucket, delta' : '');
 }
 
-/** Of the rows a merge returned ({ device_id, field_code, bucket, delta }), the buckets to recompute: [device_id, field_code, from, to). */
+/** Of the rows a merge returned ([device_id, field_code, bucket, delta]), the buckets to recompute: [device_id, field_code, from, to). */
 export function lateBuckets(grain, returned) {
   const out = [];
-  for (const r of returned) if (r.delta < 0) out.push([Number(r.device_id), r.field_code, Number(r.bucket), Number(r.bucket) + grain.span]);
+  for (const r of returned) if (r[3] < 0) out.push([Number(r[0]), r[1], Number(r[2]), Number(r[2]) + grain.span]);
   return out;
 }

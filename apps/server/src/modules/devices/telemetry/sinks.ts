@@ -41,7 +41,7 @@ async function rollUpPostgres(trx: Db, readings: Reading[]) {
     const merged = await trx.executeQuery<{ device_id: number; field_code: string; bucket: number; delta: number }>(
       CompiledQuery.raw(upsertSql('postgres', grain.table, 'merge', 0), columns(batches[g], ROLLUP_WIDTH)),
     );
-    const late = lateBuckets(grain, merged.rows);
+    const late = lateBuckets(grain, merged.rows.map((x) => [x.device_id, x.field_code, x.bucket, x.delta]));
     if (!late.length) continue;
     const history = await trx.executeQuery<{ device_id: number; field_code: string; ts: number; num: number }>(CompiledQuery.raw(
       'SELECT h.device_id, h.field_code, h.ts, h.num FROM unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[]) AS b(device_id, field_code, lo, hi) '

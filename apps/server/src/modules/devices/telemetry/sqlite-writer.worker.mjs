@@ -29,7 +29,7 @@ function statement(kind, rows) {
       break;
     case 'device_rollup_hour':
     case 'device_rollup_day':
-      stmt = db.prepare(upsertSql('sqlite', kind, 'merge', rows));
+      stmt = db.prepare(upsertSql('sqlite', kind, 'merge', rows)).raw(true);
       break;
     case 'device_rollup_hour:replace':
     case 'device_rollup_day:replace':
@@ -44,7 +44,7 @@ function statement(kind, rows) {
     default:
       throw new Error(kind);
   }
-  if (statements.size > 200) statements.clear();
+  if (statements.size > 400) statements.clear();
   statements.set(key, stmt);
   return stmt;
 }
