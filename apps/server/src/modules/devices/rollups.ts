@@ -86,11 +86,15 @@ function nextMonth(start: number): number {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - CST;
 }
 
-/** The months overlapping [from, to) as a CTE `months(start, stop)`. */
-function monthsCte(from: number, to: number): RawBuilder<unknown> {
-  const rows: RawBuilder<unknown>[] = [];
-  for (let m = monthStartCst(from); m < to; m = nextMonth(m)) rows.push(sql`(CAST(${m} AS bigint), CAST(${nextMonth(m)} AS bigint))`);
-  return sql`months(start, stop) AS (VALUES ${sql.join(rows)})`;
+/**
+ * The start of the month holding `column` (a bucket in [from, to)), as a CASE over the months of the range: no join
+ * (a range join made SQLite evaluate the window query once per month).
+ */
+function monthOf(column: RawBuilder<unknown>, from: number, to: number): RawBuilder<number> {
+  const whens: RawBuilder<unknown>[] = [];
+  let m = monthStartCst(from);
+  for (let next = nextMonth(m); next < to; m = next, next = nextMonth(m)) whens.push(sql`WHEN ${column} < CAST(${next} AS bigint) THEN CAST(${m} AS bigint)`);
+  return sql<number>`CASE ${sql.join(whens, sql` `)} ELSE CAST(${m} AS bigint) END`;
 }
 
 /** The device ids as a one-column table `id` (a single parameter on both databases). */
@@ -130,9 +134,8 @@ export function createRollupReads(db: Db) {
       ),
       u AS (SELECT device_id, bucket, delta + CASE WHEN step > 0 THEN step ELSE 0 END AS used FROM steps WHERE bucket >= ${q.from})
       ${q.grain === 'month'
-        ? sql`, ${monthsCte(q.from, q.to)}
-          SELECT u.device_id, m.start AS bucket, sum(u.used) AS usage FROM u JOIN months m ON u.bucket >= m.start AND u.bucket < m.stop
-          GROUP BY u.device_id, m.start ORDER BY u.device_id, m.start`
+        ? sql`SELECT device_id, month AS bucket, sum(used) AS usage FROM (SELECT device_id, ${monthOf(sql.ref('bucket'), q.from, q.to)} AS month, used FROM u) um
+          GROUP BY device_id, month ORDER BY device_id, month`
         : sql`SELECT device_id, bucket, used AS usage FROM u ORDER BY device_id, bucket`}`;
     return numbers((await query.execute(db)).rows, ['device_id', 'bucket', 'usage']);
   }
@@ -143,10 +146,10 @@ export function createRollupReads(db: Db) {
     const table = tableOf(q.grain === 'hour' ? 'hour' : 'day');
     const where = sql`device_id IN (SELECT id FROM ids) AND field_code IN (${sql.join(q.fields)}) AND bucket >= ${q.from} AND bucket < ${q.to}`;
     const query = q.grain === 'month'
-      ? sql<StatsRow>`WITH ids AS (${idTable(db, q.deviceIds)}), ${monthsCte(q.from, q.to)}
-          SELECT r.device_id, r.field_code, m.start AS bucket, sum(r.n) AS n, min(r."min") AS "min", max(r."max") AS "max", sum(r."sum") / sum(r.n) AS avg
-          FROM ${table} r JOIN months m ON r.bucket >= m.start AND r.bucket < m.stop
-          WHERE ${where} GROUP BY r.device_id, r.field_code, m.start ORDER BY r.device_id, r.field_code, m.start`
+      ? sql<StatsRow>`WITH ids AS (${idTable(db, q.deviceIds)})
+          SELECT device_id, field_code, month AS bucket, sum(n) AS n, min("min") AS "min", max("max") AS "max", sum("sum") / sum(n) AS avg
+          FROM (SELECT device_id, field_code, ${monthOf(sql.ref('bucket'), q.from, q.to)} AS month, n, "min", "max", "sum" FROM ${table} WHERE ${where}) rm
+          GROUP BY device_id, field_code, month ORDER BY device_id, field_code, month`
       : sql<StatsRow>`WITH ids AS (${idTable(db, q.deviceIds)})
           SELECT device_id, field_code, bucket, n, "min", "max", "sum" / n AS avg FROM ${table}
           WHERE ${where} ORDER BY device_id, field_code, bucket`;
