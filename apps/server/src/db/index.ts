@@ -17,7 +17,7 @@ import * as m009 from './migrations/009-exceptions.ts';
 import * as m010 from './migrations/010-accounts.ts';
 import * as m011 from './migrations/011-billing.ts';
 import * as m012 from './migrations/012-billing-share-basis.ts';
-// 013 and 014 come from other branches (the merge puts them here)
+import * as m013 from './migrations/013-rollups.ts';
 import * as m015 from './migrations/015-ledger-day.ts';
 
 export type Db = Kysely<Database>;
@@ -36,7 +36,8 @@ const migrations: Record<string, Migration> = {
   '010-accounts': m010,
   '011-billing': m011,
   '012-billing-share-basis': m012,
-  // 013, 014: other branches
+  '013-rollups': m013,
+  // 014: the repairs branch
   '015-ledger-day': m015,
 };
 

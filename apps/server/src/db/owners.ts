@@ -26,6 +26,8 @@ export const TABLE_OWNERS = {
   device: 'devices',
   device_state: 'devices',
   device_history: 'devices',
+  device_rollup_hour: 'devices',
+  device_rollup_day: 'devices',
   device_command: 'devices',
   device_operation_log: 'devices',
   ingest_counter: 'devices',

@@ -228,6 +228,25 @@ export interface DeviceTable {
 export interface DeviceStateTable { device_id: number; field_code: string; num: number | null; txt: string | null; ts: Millis }
 export interface DeviceHistoryTable { device_id: number; field_code: string; ts: Millis; num: number | null; txt: string | null }
 
+/**
+ * Hourly (bucket = start of the UTC hour) and daily (bucket = start of the Asia/Shanghai day) roll-ups of numeric
+ * readings (013-rollups); delta = sum of the positive steps between consecutive readings inside the bucket.
+ */
+export interface DeviceRollupTable {
+  device_id: number;
+  field_code: string;
+  bucket: Millis;
+  n: number;
+  sum: number;
+  min: number;
+  max: number;
+  first_ts: Millis;
+  first_num: number;
+  last_ts: Millis;
+  last_num: number;
+  delta: number;
+}
+
 export interface DeviceCommandTable {
   id: Generated<number>;
   tenant_id: number;
@@ -730,6 +749,8 @@ export interface Database {
   device: DeviceTable;
   device_state: DeviceStateTable;
   device_history: DeviceHistoryTable;
+  device_rollup_hour: DeviceRollupTable;
+  device_rollup_day: DeviceRollupTable;
   device_command: DeviceCommandTable;
   device_operation_log: DeviceOperationLogTable;
   ingest_counter: IngestCounterTable;

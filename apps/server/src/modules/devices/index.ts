@@ -8,6 +8,7 @@ import type { ProjectService } from '../projects/index.ts';
 import { commandRoutes } from './command-routes.ts';
 import { createCommandService, type CommandInput, type CommandIssuer, type CommandTarget } from './commands.ts';
 import { createDeviceDirectory } from './directory.ts';
+import { createRollupReads } from './rollups.ts';
 import { deviceRoutes } from './routes.ts';
 import { createDeviceService } from './service.ts';
 import { createIngest, type ReportListener } from './telemetry/ingest.ts';
@@ -21,6 +22,8 @@ export type { DeviceDbRow, DevicePatch, NewDevice } from './repository.ts';
 export type { DeviceService } from './service.ts';
 export { GATEWAY_TYPES, canControl, canView, randomDeviceCode } from './service.ts';
 export type { ReportListener } from './telemetry/ingest.ts';
+export type { RollupGrain, RollupQuery, RollupRow, StatsQuery, StatsRow, UsageGrain, UsageQuery, UsageRow } from './rollups.ts';
+export { monthStartCst } from './rollups.ts';
 export { hashSecret, newSecret, simulatorKey, simulatorSecret } from './credentials.ts';
 
 /**
@@ -39,6 +42,7 @@ export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqt
   const ingest = createIngest({ db, sink, directory, commands, live, onError });
   const devices = createDeviceService({ db, projects: deps.projects, directory, commands, mqtt });
   const telemetry = createTelemetryService(db);
+  const rollupReads = createRollupReads(db);
   mqtt?.setHandlers(ingest.handlers);
   commands.start();
 
@@ -65,6 +69,17 @@ export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqt
     onCommandFinished: commands.onFinished,
     /** "a report arrived": called after each committed ingest batch, one call per device report */
     onReport: (listener: ReportListener) => ingest.onReport(listener),
+
+    /*
+     * Roll-ups for reports (hour: UTC hour; day and month: Asia/Shanghai), kept with every history insert: a year of
+     * data is read from these, never from device_history. Device ids are the caller's, already scoped.
+     */
+    /** the stored hourly or daily rows (n, sum, min, max, first, last, delta) of some devices' fields */
+    rollups: rollupReads.rollups,
+    /** consumption of a cumulative counter per device and hour, day or month (resets and replaced meters handled) */
+    usage: rollupReads.usage,
+    /** min, max and mean per device, field and hour, day or month */
+    stats: rollupReads.stats,
 
     async routes(app: FastifyInstance) {
       await app.register(deviceRoutes, { devices });

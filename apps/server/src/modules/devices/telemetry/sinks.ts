@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../../../db/index.ts';
 import type { CounterDeltas } from './counters.ts';
+import { GRAINS, ROLLUP_WIDTH, aggregate, lateBuckets, upsertSql, type Reading } from './rollup.mjs';
 
 /** One batch as flat parameter arrays (history and state: 5 columns per row; devices: id, at, until). */
 export interface BatchRows {
@@ -32,6 +33,26 @@ const columns = (flat: unknown[], width: number) => Array.from({ length: width }
   return out;
 });
 
+/** Adds inserted readings to both roll-ups (see rollup.mjs); buckets that got a late reading are recomputed from history. */
+async function rollUpPostgres(trx: Db, readings: Reading[]) {
+  const batches = aggregate(readings);
+  for (const [g, grain] of GRAINS.entries()) {
+    if (!batches[g].length) continue;
+    const merged = await trx.executeQuery<{ device_id: number; field_code: string; bucket: number; delta: number }>(
+      CompiledQuery.raw(upsertSql('postgres', grain.table, 'merge', 0), columns(batches[g], ROLLUP_WIDTH)),
+    );
+    const late = lateBuckets(grain, merged.rows.map((x) => [x.device_id, x.field_code, x.bucket, x.delta]));
+    if (!late.length) continue;
+    const history = await trx.executeQuery<{ device_id: number; field_code: string; ts: number; num: number }>(CompiledQuery.raw(
+      'SELECT h.device_id, h.field_code, h.ts, h.num FROM unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[]) AS b(device_id, field_code, lo, hi) '
+      + 'JOIN device_history h ON h.device_id = b.device_id AND h.ts >= b.lo AND h.ts < b.hi AND h.field_code = b.field_code WHERE h.num IS NOT NULL',
+      columns(late.flat(), 4),
+    ));
+    const [recomputed] = aggregate(history.rows.map((x): Reading => [x.device_id, x.field_code, x.ts, x.num]), [grain]);
+    await trx.executeQuery(CompiledQuery.raw(upsertSql('postgres', grain.table, 'replace', 0), columns(recomputed, ROLLUP_WIDTH)));
+  }
+}
+
 /** PostgreSQL: one array parameter per column through unnest(), whatever the row count. */
 export function postgresSink(db: Db): BatchSink {
   return {
@@ -39,11 +60,14 @@ export function postgresSink(db: Db): BatchSink {
       return db.transaction().execute(async (trx) => {
         let inserted = 0;
         if (b.history.length) {
-          const r = await trx.executeQuery(CompiledQuery.raw(
-            'INSERT INTO device_history (device_id, field_code, ts, num, txt) SELECT * FROM unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::float8[], $5::varchar[]) ON CONFLICT DO NOTHING',
+          // RETURNING: the rows really added (not the duplicates) feed the roll-ups
+          const r = await trx.executeQuery<{ device_id: number; field_code: string; ts: number; num: number | null }>(CompiledQuery.raw(
+            'INSERT INTO device_history (device_id, field_code, ts, num, txt) SELECT * FROM unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::float8[], $5::varchar[]) '
+            + 'ON CONFLICT DO NOTHING RETURNING device_id, field_code, ts, num',
             columns(b.history, 5),
           ));
-          inserted = Number(r.numAffectedRows ?? 0);
+          inserted = r.rows.length;
+          if (inserted) await rollUpPostgres(trx, r.rows.map((x): Reading => [x.device_id, x.field_code, x.ts, x.num]));
           await trx.executeQuery(CompiledQuery.raw(
             'INSERT INTO device_state (device_id, field_code, num, txt, ts) SELECT * FROM unnest($1::bigint[], $2::varchar[], $3::float8[], $4::varchar[], $5::bigint[]) '
             + 'ON CONFLICT (device_id, field_code) DO UPDATE SET num = excluded.num, txt = excluded.txt, ts = excluded.ts WHERE excluded.ts >= device_state.ts',

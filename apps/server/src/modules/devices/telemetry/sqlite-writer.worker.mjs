@@ -3,6 +3,7 @@
 // Plain JavaScript so it loads the same under tsx, vitest and node.
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { GRAINS, ROLLUP_WIDTH, aggregate, lateBuckets, upsertSql } from './rollup.mjs';
 
 const db = new SQLite(workerData.file);
 db.pragma('journal_mode = WAL');
@@ -23,7 +24,16 @@ function statement(kind, rows) {
   const values = (n) => Array(rows).fill(tuple(n)).join(',');
   switch (kind) {
     case 'history':
-      stmt = db.prepare(`INSERT INTO device_history (device_id, field_code, ts, num, txt) VALUES ${values(5)} ON CONFLICT DO NOTHING`);
+      // RETURNING: the rows really added (not the duplicates) feed the roll-ups
+      stmt = db.prepare(`INSERT INTO device_history (device_id, field_code, ts, num, txt) VALUES ${values(5)} ON CONFLICT DO NOTHING RETURNING device_id, field_code, ts, num`).raw(true);
+      break;
+    case 'device_rollup_hour':
+    case 'device_rollup_day':
+      stmt = db.prepare(upsertSql('sqlite', kind, 'merge', rows)).raw(true);
+      break;
+    case 'device_rollup_hour:replace':
+    case 'device_rollup_day:replace':
+      stmt = db.prepare(upsertSql('sqlite', kind.split(':')[0], 'replace', rows));
       break;
     case 'state':
       stmt = db.prepare(`INSERT INTO device_state (device_id, field_code, num, txt, ts) VALUES ${values(5)} ON CONFLICT (device_id, field_code) DO UPDATE SET num = excluded.num, txt = excluded.txt, ts = excluded.ts WHERE excluded.ts >= device_state.ts`);
@@ -34,7 +44,7 @@ function statement(kind, rows) {
     default:
       throw new Error(kind);
   }
-  if (statements.size > 200) statements.clear();
+  if (statements.size > 400) statements.clear();
   statements.set(key, stmt);
   return stmt;
 }
@@ -50,12 +60,30 @@ function each(kind, flat, width, fn) {
 
 const counter = db.prepare('INSERT INTO ingest_counter (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = ingest_counter.value + excluded.value, updated_at = excluded.updated_at');
 const reject = db.prepare('INSERT INTO ingest_reject (tenant_id, device_code, topic, reason, detail, at) VALUES (?, ?, ?, ?, ?, ?)');
+const bucketReadings = db.prepare('SELECT device_id, field_code, ts, num FROM device_history WHERE device_id = ? AND ts >= ? AND ts < ? AND field_code = ? AND num IS NOT NULL').raw(true);
+
+/** Adds the inserted readings to both roll-ups; buckets that got a late reading are recomputed from history. */
+function rollUp(readings) {
+  const batches = aggregate(readings);
+  GRAINS.forEach((grain, g) => {
+    const late = [];
+    each(grain.table, batches[g], ROLLUP_WIDTH, (stmt, params) => {
+      late.push(...lateBuckets(grain, stmt.all(params)));
+    });
+    if (!late.length) return;
+    const readingsOfLate = [];
+    for (const [device, field, from, to] of late) readingsOfLate.push(...bucketReadings.all(device, from, to, field));
+    each(`${grain.table}:replace`, aggregate(readingsOfLate, [grain])[0], ROLLUP_WIDTH, (stmt, params) => stmt.run(params));
+  });
+}
 
 const write = db.transaction((batch) => {
-  let inserted = 0;
+  const added = [];
   each('history', batch.history, 5, (stmt, params) => {
-    inserted += stmt.run(params).changes;
+    for (const row of stmt.all(params)) added.push(row);
   });
+  const inserted = added.length;
+  if (inserted) rollUp(added);
   each('state', batch.state, 5, (stmt, params) => stmt.run(params));
   const pending = [];
   each('devices', batch.devices, 3, (stmt, params) => {

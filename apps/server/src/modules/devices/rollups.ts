@@ -1,0 +1,173 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/index.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import { CST } from './telemetry/rollup.mjs';
+
+/**
+ * Reads of the hourly and daily roll-ups (device_rollup_hour / device_rollup_day, kept by the ingest writer in the
+ * transaction of the history insert): what reports over months and years read instead of device_history.
+ * Buckets are epoch ms: the start of the UTC hour, of the day in Asia/Shanghai, or of the calendar month in
+ * Asia/Shanghai. A range [from, to) takes the buckets that start in it; pass bucket starts.
+ */
+export type RollupGrain = 'hour' | 'day';
+export type UsageGrain = RollupGrain | 'month';
+
+export interface RollupQuery {
+  deviceIds: number[];
+  fields: string[];
+  grain: RollupGrain;
+  from: number;
+  to: number;
+}
+
+export interface RollupRow {
+  device_id: number;
+  field_code: string;
+  bucket: number;
+  /** readings in the bucket */
+  n: number;
+  sum: number;
+  min: number;
+  max: number;
+  first_ts: number;
+  first_num: number;
+  last_ts: number;
+  last_num: number;
+  /** sum of the positive steps between consecutive readings inside the bucket */
+  delta: number;
+}
+
+export interface UsageQuery {
+  deviceIds: number[];
+  /** a cumulative counter (kWh, m³, GJ, hours …) */
+  field: string;
+  grain: UsageGrain;
+  from: number;
+  to: number;
+}
+
+/** Consumption of a counter in a bucket: the growth inside it plus the step from the previous bucket with readings. */
+export interface UsageRow {
+  device_id: number;
+  bucket: number;
+  usage: number;
+}
+
+export interface StatsQuery {
+  deviceIds: number[];
+  fields: string[];
+  grain: UsageGrain;
+  from: number;
+  to: number;
+}
+
+export interface StatsRow {
+  device_id: number;
+  field_code: string;
+  bucket: number;
+  n: number;
+  min: number;
+  max: number;
+  /** sum / n over the readings (not an average of averages) */
+  avg: number;
+}
+
+const tableOf = (grain: RollupGrain) => sql.table(grain === 'hour' ? 'device_rollup_hour' : 'device_rollup_day');
+
+/** Start (epoch ms) of the calendar month in Asia/Shanghai holding `ms`. */
+export function monthStartCst(ms: number): number {
+  const d = new Date(ms + CST);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) - CST;
+}
+
+/** Start of the month after the one starting at `start`. */
+function nextMonth(start: number): number {
+  const d = new Date(start + CST);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - CST;
+}
+
+/**
+ * The start of the month holding `column` (a bucket in [from, to)), as a CASE over the months of the range: no join
+ * (a range join made SQLite evaluate the window query once per month).
+ */
+function monthOf(column: RawBuilder<unknown>, from: number, to: number): RawBuilder<number> {
+  const whens: RawBuilder<unknown>[] = [];
+  let m = monthStartCst(from);
+  for (let next = nextMonth(m); next < to; m = next, next = nextMonth(m)) whens.push(sql`WHEN ${column} < CAST(${next} AS bigint) THEN CAST(${m} AS bigint)`);
+  return sql<number>`CASE ${sql.join(whens, sql` `)} ELSE CAST(${m} AS bigint) END`;
+}
+
+/** The device ids as a one-column table `id` (a single parameter on both databases). */
+function idTable(db: Db, ids: number[]): RawBuilder<unknown> {
+  return dialectOf(db) === 'postgres'
+    ? sql`SELECT unnest(CAST(${ids} AS bigint[])) AS id`
+    : sql`SELECT CAST(value AS integer) AS id FROM json_each(${JSON.stringify(ids)})`;
+}
+
+const numbers = <T extends object>(rows: T[], keys: (keyof T)[]) => {
+  for (const r of rows) for (const k of keys) (r as Record<keyof T, unknown>)[k] = Number(r[k]);
+  return rows;
+};
+
+export function createRollupReads(db: Db) {
+  /**
+   * Per device, per bucket with readings of the counter: usage = delta + (first reading − the previous bucket's last
+   * reading, when ≥ 0; a drop is a replaced or reset meter, which counts from its first reading). The previous
+   * bucket may lie before `from`: it is looked up (one index seek per device). Hour and day from their roll-up;
+   * month = the sum of its days.
+   */
+  async function usage(q: UsageQuery): Promise<UsageRow[]> {
+    if (!q.deviceIds.length || q.from >= q.to) return [];
+    const table = tableOf(q.grain === 'hour' ? 'hour' : 'day');
+    const query = sql<UsageRow>`
+      WITH ids AS (${idTable(db, q.deviceIds)}),
+      r AS (
+        SELECT device_id, bucket, first_num, last_num, delta FROM ${table}
+        WHERE device_id IN (SELECT id FROM ids) AND field_code = ${q.field} AND bucket >= ${q.from} AND bucket < ${q.to}
+        UNION ALL
+        SELECT p.device_id, p.bucket, p.first_num, p.last_num, p.delta FROM ids JOIN ${table} p
+          ON p.device_id = ids.id AND p.field_code = ${q.field}
+         AND p.bucket = (SELECT b.bucket FROM ${table} b WHERE b.device_id = ids.id AND b.field_code = ${q.field} AND b.bucket < ${q.from} ORDER BY b.bucket DESC LIMIT 1)
+      ),
+      steps AS (
+        SELECT device_id, bucket, delta, first_num - lag(last_num) OVER (PARTITION BY device_id ORDER BY bucket) AS step FROM r
+      ),
+      u AS (SELECT device_id, bucket, delta + CASE WHEN step > 0 THEN step ELSE 0 END AS used FROM steps WHERE bucket >= ${q.from})
+      ${q.grain === 'month'
+        ? sql`SELECT device_id, month AS bucket, sum(used) AS usage FROM (SELECT device_id, ${monthOf(sql.ref('bucket'), q.from, q.to)} AS month, used FROM u) um
+          GROUP BY device_id, month ORDER BY device_id, month`
+        : sql`SELECT device_id, bucket, used AS usage FROM u ORDER BY device_id, bucket`}`;
+    return numbers((await query.execute(db)).rows, ['device_id', 'bucket', 'usage']);
+  }
+
+  /** Min, max and mean (sum / n) per device, field and bucket (temperatures, pressures …); month from the days. */
+  async function stats(q: StatsQuery): Promise<StatsRow[]> {
+    if (!q.deviceIds.length || !q.fields.length || q.from >= q.to) return [];
+    const table = tableOf(q.grain === 'hour' ? 'hour' : 'day');
+    const where = sql`device_id IN (SELECT id FROM ids) AND field_code IN (${sql.join(q.fields)}) AND bucket >= ${q.from} AND bucket < ${q.to}`;
+    const query = q.grain === 'month'
+      ? sql<StatsRow>`WITH ids AS (${idTable(db, q.deviceIds)})
+          SELECT device_id, field_code, month AS bucket, sum(n) AS n, min("min") AS "min", max("max") AS "max", sum("sum") / sum(n) AS avg
+          FROM (SELECT device_id, field_code, ${monthOf(sql.ref('bucket'), q.from, q.to)} AS month, n, "min", "max", "sum" FROM ${table} WHERE ${where}) rm
+          GROUP BY device_id, field_code, month ORDER BY device_id, field_code, month`
+      : sql<StatsRow>`WITH ids AS (${idTable(db, q.deviceIds)})
+          SELECT device_id, field_code, bucket, n, "min", "max", "sum" / n AS avg FROM ${table}
+          WHERE ${where} ORDER BY device_id, field_code, bucket`;
+    return numbers((await query.execute(db)).rows, ['device_id', 'bucket', 'n', 'min', 'max', 'avg']);
+  }
+
+  return {
+    /** The stored roll-up rows of some devices' fields, buckets starting in [from, to), by device, field, bucket. */
+    async rollups(q: RollupQuery): Promise<RollupRow[]> {
+      if (!q.deviceIds.length || !q.fields.length || q.from >= q.to) return [];
+      const rows = await db.selectFrom(q.grain === 'hour' ? 'device_rollup_hour' : 'device_rollup_day').selectAll()
+        .where('device_id', 'in', q.deviceIds).where('field_code', 'in', q.fields).where('bucket', '>=', q.from).where('bucket', '<', q.to)
+        .orderBy('device_id').orderBy('field_code').orderBy('bucket').execute();
+      return numbers(rows, ['device_id', 'bucket', 'n', 'first_ts', 'last_ts']);
+    },
+    usage,
+    stats,
+  };
+}
+
+export type RollupReads = ReturnType<typeof createRollupReads>;
