@@ -80,6 +80,8 @@ export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqt
     usage: rollupReads.usage,
     /** min, max and mean per device, field and hour, day or month */
     stats: rollupReads.stats,
+    /** a counter's last reading at or before an instant, per device (the ends of a period's use) */
+    counterAt: rollupReads.counterAt,
 
     async routes(app: FastifyInstance) {
       await app.register(deviceRoutes, { devices });

@@ -156,7 +156,34 @@ export function createRollupReads(db: Db) {
     return numbers((await query.execute(db)).rows, ['device_id', 'bucket', 'n', 'min', 'max', 'avg']);
   }
 
+  /**
+   * The last reading of a counter at or before `at`, per device: the last reading of the latest hour bucket starting
+   * before `at` (one index seek per device); when that hour runs past `at`, the history of that hour up to `at`.
+   */
+  async function counterAt(deviceIds: number[], field: string, at: number): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (!deviceIds.length) return out;
+    const rows = (await sql<{ device_id: number; last_ts: number; last_num: number; bucket: number }>`
+      WITH ids AS (${idTable(db, deviceIds)})
+      SELECT h.device_id, h.bucket, h.last_ts, h.last_num FROM ids JOIN device_rollup_hour h ON h.device_id = ids.id AND h.field_code = ${field}
+       AND h.bucket = (SELECT b.bucket FROM device_rollup_hour b WHERE b.device_id = ids.id AND b.field_code = ${field} AND b.bucket <= ${at} ORDER BY b.bucket DESC LIMIT 1)`
+      .execute(db)).rows;
+    for (const r of numbers(rows, ['device_id', 'bucket', 'last_ts', 'last_num'])) {
+      if (r.last_ts <= at) {
+        out.set(r.device_id, r.last_num);
+        continue;
+      }
+      const inHour = await db.selectFrom('device_history').select('num').where('device_id', '=', r.device_id).where('field_code', '=', field)
+        .where('ts', '>=', r.bucket).where('ts', '<=', at).where('num', 'is not', null).orderBy('ts', 'desc').limit(1).executeTakeFirst();
+      const before = inHour ?? (await db.selectFrom('device_rollup_hour').select('last_num as num').where('device_id', '=', r.device_id).where('field_code', '=', field)
+        .where('bucket', '<', r.bucket).orderBy('bucket', 'desc').limit(1).executeTakeFirst());
+      if (before?.num !== null && before?.num !== undefined) out.set(r.device_id, Number(before.num));
+    }
+    return out;
+  }
+
   return {
+    counterAt,
     /** The stored roll-up rows of some devices' fields, buckets starting in [from, to), by device, field, bucket. */
     async rollups(q: RollupQuery): Promise<RollupRow[]> {
       if (!q.deviceIds.length || !q.fields.length || q.from >= q.to) return [];

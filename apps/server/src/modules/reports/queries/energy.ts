@@ -85,7 +85,7 @@ const useenergy: ReportQueryFn = async (ctx) => {
   const devices = await devicesWith(ctx, [counter]);
   const ids = devices.map((d) => d.id);
   const [use, start, end] = await Promise.all([
-    usePerDevice(ctx, devices, counter), ctx.core.counterAt(ids, counter, from), ctx.core.counterAt(ids, counter, Math.min(to, ctx.now)),
+    usePerDevice(ctx, devices, counter), ctx.core.counterAt(ids, counter, from - 1), ctx.core.counterAt(ids, counter, Math.min(to, ctx.now) - 1),
   ]);
   const total = [...use.values()].reduce((a, b) => a + b, 0);
   const rows = devices.map((d): ReportRow => ({
