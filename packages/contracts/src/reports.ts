@@ -464,3 +464,41 @@ function cstText(ms: number, withTime: boolean): string {
   const date = `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}`;
   return withTime ? `${date} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}` : date;
 }
+
+// ---------------------------------------------------------------- datademo (数据示例): one device field's readings
+
+/** Raw readings are answered for at most this long a period (longer periods wait for the device roll-ups). */
+export const DATADEMO_MAX_RANGE_MS = 7 * 86_400_000;
+
+export const datademoDeviceQuery = z.object({
+  projectId: decimal(z.number({ error: '请选择项目' }).int().positive('请选择项目')),
+  keyword: z.string().trim().max(64, '关键字最多 64 个字').optional(),
+});
+
+/** A device of the project with its numeric fields (what the explorer can chart). */
+export interface DatademoDevice {
+  id: number;
+  deviceCode: string;
+  deviceName: string;
+  typeName: string;
+  location: string;
+  fields: { code: string; label: string; unit: string }[];
+}
+
+export const datademoSeriesQuery = z.object({
+  deviceId: decimal(z.number({ error: '请选择设备' }).int().positive('请选择设备')),
+  field: z.string({ error: '请选择字段' }).regex(/^f\d{2}$/, '字段不存在'),
+  from: decimal(z.number({ error: '开始时间无效' }).int().nonnegative()),
+  to: decimal(z.number({ error: '结束时间无效' }).int().nonnegative()),
+});
+export const datademoReadingsQuery = pageQuery.extend(datademoSeriesQuery.shape);
+
+/** Every reading of the period for the chart ([ms, value], oldest first). */
+export interface DatademoSeries {
+  field: string;
+  label: string;
+  unit: string;
+  from: number;
+  to: number;
+  points: [number, number][];
+}

@@ -161,3 +161,44 @@ describe('设备状态 deviceStatus_n', () => {
     expect(online.totals.today).toBe(17.25);
   });
 });
+
+describe('数据示例 datademo', () => {
+  let thermo: number;
+  const base = dayStart - 3 * DAY;
+  beforeAll(async () => {
+    await k.db.insertInto('role_grant').values({ role_id: (await k.db.selectFrom('role').select('id').where('code', '=', 'role_devrep_reader').executeTakeFirstOrThrow()).id, code: 'datademo' }).execute();
+    token = await k.login('devrep_reader', 'devrep-Pass#2026');
+    // 30 readings of f03 an hour apart from `base`, value 18 + i / 10; one f04 reading that must not show
+    thermo = await device(balanceProject, building1, 'device20020', 'DEMO-T', {
+      history: [...Array.from({ length: 30 }, (_, i) => ['f03', base + i * HOUR, 18 + i / 10] as [string, number, number]), ['f04', base, 22]],
+    });
+  });
+  const demo = async (path: string, q: string) => k.call('GET', `/api/v1/datacenter/datademo/${path}?${q}`, { token }).then((r) => r.body);
+
+  it('lists the project\'s devices with their numeric fields, searchable', async () => {
+    const body = await demo('devices', `projectId=${balanceProject}&keyword=demo`);
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0]).toMatchObject({ id: thermo, deviceCode: 'DEMO-T', typeName: '地暖温控器', location: '1号楼' });
+    expect(body.data[0].fields).toContainEqual({ code: 'f03', label: '室内温度', unit: '°C' });
+    expect(body.data[0].fields.some((f: { code: string }) => f.code === 'f00')).toBe(false);
+  });
+
+  it('answers the readings of [from, to): all for the chart, newest first by page for the table', async () => {
+    const range = `deviceId=${thermo}&field=f03&from=${base + 10 * HOUR}&to=${base + 20 * HOUR}`;
+    const series = (await demo('series', range)).data;
+    expect(series).toMatchObject({ field: 'f03', label: '室内温度', unit: '°C' });
+    expect(series.points).toHaveLength(10);
+    expect(series.points[0]).toEqual([base + 10 * HOUR, 19]);
+    expect(series.points[9]).toEqual([base + 19 * HOUR, 19.9]);
+    const page2 = (await demo('readings', `${range}&pageNo=2&pageSize=4`)).data;
+    expect(page2.total).toBe(10);
+    expect(page2.rows).toEqual([15, 14, 13, 12].map((i) => ({ ts: base + i * HOUR, value: 18 + i / 10 })));
+    expect((await demo('readings', `${range}&pageNo=3&pageSize=4`)).data.rows.map((r: { value: number }) => r.value)).toEqual([19.1, 19]);
+  });
+
+  it('refuses more than 7 days, a field the device lacks, another tenant\'s device', async () => {
+    expect((await demo('series', `deviceId=${thermo}&field=f03&from=${base - 8 * DAY}&to=${base}`)).msg).toContain('7 天');
+    expect((await demo('series', `deviceId=${thermo}&field=f70&from=${base}&to=${base + DAY}`)).code).toBe(40000);
+    expect((await demo('series', `deviceId=999999&field=f03&from=${base}&to=${base + DAY}`)).code).toBe(40400);
+  });
+});
