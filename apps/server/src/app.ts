@@ -167,6 +167,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     const counts = await devices.devices.projectDeviceCounts(projectIds);
     return new Map(projectIds.map((id) => [id, counts.get(id) ?? { devices: 0, online: 0 }]));
   });
+  // The device monitor's statistic counts the active alarms of the devices shown.
+  devices.devices.registerActiveAlarms((projectId) => monitoring.activeAlarmCounts(projectId));
   // Project cards and the map show today's alarms.
   projects.registerStats((projectIds) => monitoring.alarmsToday(projectIds));
   // The area export's second sheet lists the devices (the areaDevice template).

@@ -29,6 +29,53 @@ export const deviceListQuery = pageQuery.extend({
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
+/**
+ * The device monitor's extras (spec §7.5: average temperature, statistic, offline messages, export): the devices the
+ * monitor page shows — one type of one project, optionally within a building/floor/room, by keyword and online state.
+ */
+export const deviceMonitorQuery = z.object({
+  projectId: positiveId('项目编号'),
+  deviceType: deviceTypeCode,
+  online: flag.optional(),
+  keyword: z.string().trim().max(64, '关键字最多 64 个字符').optional(),
+  areaId: positiveId('区域编号').optional(),
+});
+export type DeviceMonitorQuery = z.infer<typeof deviceMonitorQuery>;
+
+/** Offline messages: devices of the monitor's selection whose heartbeat window lapsed within the last `days` days. */
+export const offlineMessageQuery = pageQuery.extend(deviceMonitorQuery.shape).extend({
+  days: decimal(z.number({ error: '天数必须是数字' }).int('天数必须是整数').min(1, '天数为 1～30').max(30, '天数为 1～30')).default(7),
+});
+export type OfflineMessageQuery = z.infer<typeof offlineMessageQuery>;
+
+/** The monitor's statistic strip over the devices shown (the filters of the table). */
+export interface DeviceMonitorStatistic {
+  total: number;
+  online: number;
+  offline: number;
+  /** online devices whose power/switch field f00 is on (null: the type has no f00) */
+  poweredOn: number | null;
+  /** active alarms (monitoring) on the devices shown */
+  alarms: number;
+  /** mean room temperature f03 over the online devices reporting it, 0.1 °C (null: none, or the type has no f03) */
+  avgRoomTemp: number | null;
+  /** how many devices the average is over */
+  tempDevices: number;
+}
+
+export interface OfflineMessageRow {
+  deviceId: number;
+  deviceCode: string;
+  deviceName: string;
+  typeName: string;
+  areaPath: string;
+  lastReportAt: number | null;
+  /** when its heartbeat window lapsed (device.online_until) */
+  offlineSince: number;
+  /** how long it has been offline, ms */
+  offlineMs: number;
+}
+
 export type FieldValue = number | string;
 
 export interface DeviceRow {

@@ -182,30 +182,35 @@ const ENTRIES: ReportDef[] = [
     chart: { kind: 'bar', title: '逐月用量（同比）', series: [{ key: 'usage', label: '本年' }, { key: 'lastYear', label: '去年同期' }] },
   },
   {
-    code: 'deviceStatus_n', title: '设备状态', description: '每台设备的在线状态、最后上报时间与今日用电',
+    code: 'deviceStatus_n', title: '设备状态',
+    description: '每台设备的在线状态、最后上报时间与今日用电（累计电能 f70，无电能计量的热泵/柜机取累计耗电 f48；今日 = 当前读数 − 今日零点前最后读数）；光伏逆变器另列发电功率与今日发电',
     filters: [f.deviceType(), f.building(), f.select('status', '状态', { online: '在线', offline: '离线' }), f.keyword('设备编号 / 名称')],
     columns: [...device, col('deviceType', '设备类型', 'text', { width: 140 }), col('online', '状态', 'text', { width: 80 }), at('lastReportAt', '最后上报'),
-      col('power', '有功功率', 'num3', { unit: 'kW' }), col('energy', '累计电能', 'num2', { unit: 'kWh' }), col('today', '今日用电', 'num2', { unit: 'kWh', total: true, sortable: true })],
+      col('power', '有功功率', 'num3', { unit: 'kW' }), col('energy', '累计电能', 'num2', { unit: 'kWh' }), col('today', '今日用电', 'num2', { unit: 'kWh', total: true, sortable: true }),
+      col('genPower', '发电功率', 'num2', { unit: 'kW' }), col('genToday', '今日发电', 'num2', { unit: 'kWh', total: true, sortable: true })],
     rowKey: 'deviceId', defaultSort: { key: 'deviceCode', order: 'asc' },
     chart: { kind: 'pie', title: '在线情况', series: [{ key: 'count', label: '设备数' }] },
   },
   {
-    code: 'balancetable', title: '平衡表', description: '水力平衡：每个分支的流量、供回水温度、阀门开度，目标与实际的偏差',
+    code: 'balancetable', title: '平衡表',
+    description: '水力平衡：每台平衡阀的流量、供回水温度、实际开度与温差；平衡阀没有目标值，目标温差取项目全部平衡阀温差的平均值，偏差 = (实际温差 − 目标) / 目标',
     filters: [f.building()],
-    columns: [col('location', '位置', 'text', { width: 220 }), col('deviceCode', '设备编号', 'text', { width: 170 }), col('flow', '流量', 'num3', { unit: 'm³/h', total: true }),
+    columns: [col('location', '位置', 'text', { width: 220 }), col('deviceCode', '设备编号', 'text', { width: 170, sortable: true }), col('flow', '流量', 'num3', { unit: 'm³/h', total: true }),
       col('supply', '供水温度', 'num1', { unit: '°C' }), col('return', '回水温度', 'num1', { unit: '°C' }), col('deltaT', '温差', 'num1', { unit: '°C', sortable: true }),
-      col('opening', '开度', 'num0', { unit: '%' }), col('target', '目标温差', 'num1', { unit: '°C' }), col('deviation', '偏差', 'percent', { sortable: true }), at('readAt', '读数时间')],
+      col('opening', '实际开度', 'num0', { unit: '%' }), col('target', '目标温差', 'num1', { unit: '°C' }), col('deviation', '偏差', 'percent', { sortable: true }), at('readAt', '读数时间')],
     rowKey: 'deviceId', defaultSort: { key: 'deviation', order: 'desc' },
     chart: { kind: 'bar', title: '各分支温差与目标', series: [{ key: 'deltaT', label: '实际温差', unit: '°C' }, { key: 'target', label: '目标温差', unit: '°C', kind: 'line' }] },
   },
   {
-    code: 'balancetableAF900', title: 'AF900 平衡表', description: 'AF900 平衡阀：每个阀门的流量、回水温度、开度与目标，实际偏离目标的程度',
+    code: 'balancetableAF900', title: 'AF900 平衡表',
+    description: 'AF900 水力平衡调节阀：每个阀门按其控制方式比较目标值（f83；手动开度时为开度设定 f80）与实际值（恒流量：流量，恒回水温度：回水温度，恒温差：温差，手动：实际开度），偏差 = (实际 − 目标) / 目标',
     filters: [f.building()],
-    columns: [col('location', '位置', 'text', { width: 220 }), col('deviceCode', '设备编号', 'text', { width: 170 }), col('flow', '流量', 'num3', { unit: 'm³/h', total: true }),
-      col('supply', '供水温度', 'num1', { unit: '°C' }), col('return', '回水温度', 'num1', { unit: '°C' }), col('opening', '开度', 'num0', { unit: '%' }),
-      col('target', '目标回水温度', 'num1', { unit: '°C' }), col('deviation', '偏差', 'percent', { sortable: true }), at('readAt', '读数时间')],
+    columns: [col('location', '位置', 'text', { width: 220 }), col('deviceCode', '设备编号', 'text', { width: 170, sortable: true }), col('mode', '控制方式', 'text', { width: 110 }),
+      col('flow', '流量', 'num3', { unit: 'm³/h', total: true }), col('supply', '供水温度', 'num1', { unit: '°C' }), col('return', '回水温度', 'num1', { unit: '°C' }),
+      col('deltaT', '温差', 'num1', { unit: '°C' }), col('opening', '实际开度', 'num0', { unit: '%' }),
+      col('target', '目标值', 'num2'), col('actual', '实际值', 'num2'), col('unit', '单位', 'text', { width: 70 }), col('deviation', '偏差', 'percent', { sortable: true }), at('readAt', '读数时间')],
     rowKey: 'deviceId', defaultSort: { key: 'deviation', order: 'desc' },
-    chart: { kind: 'bar', title: '回水温度与目标', series: [{ key: 'return', label: '回水温度', unit: '°C' }, { key: 'target', label: '目标', unit: '°C', kind: 'line' }] },
+    chart: { kind: 'bar', title: '各阀门偏离目标', series: [{ key: 'deviationPct', label: '偏差', unit: '%' }] },
   },
 
   // ---------------------------------------------------------------- charges per device type (billing lines)
@@ -456,4 +461,42 @@ function cstText(ms: number, withTime: boolean): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const date = `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}`;
   return withTime ? `${date} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}` : date;
+}
+
+// ---------------------------------------------------------------- datademo (数据示例): one device field's readings
+
+/** Raw readings are answered for at most this long a period (longer periods wait for the device roll-ups). */
+export const DATADEMO_MAX_RANGE_MS = 7 * 86_400_000;
+
+export const datademoDeviceQuery = z.object({
+  projectId: decimal(z.number({ error: '请选择项目' }).int().positive('请选择项目')),
+  keyword: z.string().trim().max(64, '关键字最多 64 个字').optional(),
+});
+
+/** A device of the project with its numeric fields (what the explorer can chart). */
+export interface DatademoDevice {
+  id: number;
+  deviceCode: string;
+  deviceName: string;
+  typeName: string;
+  location: string;
+  fields: { code: string; label: string; unit: string }[];
+}
+
+export const datademoSeriesQuery = z.object({
+  deviceId: decimal(z.number({ error: '请选择设备' }).int().positive('请选择设备')),
+  field: z.string({ error: '请选择字段' }).regex(/^f\d{2}$/, '字段不存在'),
+  from: decimal(z.number({ error: '开始时间无效' }).int().nonnegative()),
+  to: decimal(z.number({ error: '结束时间无效' }).int().nonnegative()),
+});
+export const datademoReadingsQuery = pageQuery.extend(datademoSeriesQuery.shape);
+
+/** Every reading of the period for the chart ([ms, value], oldest first). */
+export interface DatademoSeries {
+  field: string;
+  label: string;
+  unit: string;
+  from: number;
+  to: number;
+  points: [number, number][];
 }

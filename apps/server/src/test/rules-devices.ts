@@ -1,3 +1,4 @@
+import { MONITOR_EXPORT_CODES, MONITOR_PAGE_CODES } from '../modules/devices/index.ts';
 import { createTestDevice } from '../modules/devices/test-fixtures.ts';
 import { uniq, w, type Row } from './endpoint-rules.ts';
 
@@ -39,6 +40,10 @@ export const DEVICE_ROWS: Row[] = [
   { method: 'GET', path: '/api/v1/device/getdevicetypelist/{projectId}', code: 'login', kind: 'object', url: () => `/api/v1/device/getdevicetypelist/${A().projectId}` },
   { method: 'GET', path: '/api/v1/device/protocollist/{id}', code: VIEW, kind: 'object', setup: async () => device },
   { method: 'GET', path: '/api/v1/device/thermostat/monitor/{projectId}/{areaId}', code: 'login', kind: 'object', url: () => `/api/v1/device/thermostat/monitor/${A().projectId}/-1` },
+  // the monitor's extras (spec §7.5): any monitor page's code; the export its export element
+  { method: 'GET', path: '/api/v1/device/monitor/statistic', code: MONITOR_PAGE_CODES, kind: 'object', url: () => `/api/v1/device/monitor/statistic?projectId=${A().projectId}&deviceType=device20020` },
+  { method: 'GET', path: '/api/v1/device/monitor/offlinemessage', code: MONITOR_PAGE_CODES, kind: 'object', url: () => `/api/v1/device/monitor/offlinemessage?projectId=${A().projectId}&deviceType=device20020` },
+  { method: 'GET', path: '/api/v1/device/monitor/export', code: MONITOR_EXPORT_CODES, kind: 'object', url: () => `/api/v1/device/monitor/export?projectId=${A().projectId}&deviceType=device20020` },
   { method: 'GET', path: '/api/v1/device/getviewbyarea/{id}', code: 'login', kind: 'object', url: () => `/api/v1/device/getviewbyarea/${A().buildingId}` },
   { method: 'GET', path: '/api/v1/device/getviewlistbyareabypage_forpdevice/{areaId}/{parentId}', code: ['devicemonitor', 'gatewayControl'], kind: 'object', url: () => `/api/v1/device/getviewlistbyareabypage_forpdevice/-1/${gateway}` },
   { method: 'POST', path: '/api/v1/device/credentials/{id}', code: ['deviceList_n:btn_edit', 'area:btn_edit'], kind: 'object', setup: () => newDevice() },

@@ -1,4 +1,5 @@
 import { MENU_BY_CODE, REPORTS, reportMenuCode, type ReportDef } from '@kelvin/contracts';
+import { createTestDevice } from '../modules/devices/test-fixtures.ts';
 import { w, type Row } from './endpoint-rules.ts';
 
 /** The data center: every report of the registry, its page and its export, on tenant A's project. */
@@ -40,3 +41,17 @@ export const REPORT_ROWS: Row[] = REPORTS.flatMap((def): Row[] => {
     { method: 'GET', path: `/api/v1/datacenter/${def.code}/export`, code: `${code}:export`, kind: 'object', setup, url: () => `/api/v1/datacenter/${def.code}/export?${q}` },
   ];
 });
+
+/** 数据示例: the devices of A's project, and one device field's readings. */
+let demoDevice = 0;
+const demoSetup = async () => {
+  demoDevice ||= (await createTestDevice(w.k, { tenantId: w.A.tenantId, projectId: pid(), areaId: w.A.buildingId, type: 'device20020', name: 'A数据示例设备' })).id;
+  return demoDevice;
+};
+const demoRange = () => `from=${Date.now() - 86_400_000}&to=${Date.now()}`;
+
+export const DATADEMO_ROWS: Row[] = [
+  { method: 'GET', path: '/api/v1/datacenter/datademo/devices', code: 'datademo', kind: 'object', setup: demoSetup, url: () => `/api/v1/datacenter/datademo/devices?projectId=${pid()}` },
+  { method: 'GET', path: '/api/v1/datacenter/datademo/series', code: 'datademo', kind: 'object', setup: demoSetup, url: (id) => `/api/v1/datacenter/datademo/series?deviceId=${id}&field=f03&${demoRange()}` },
+  { method: 'GET', path: '/api/v1/datacenter/datademo/readings', code: 'datademo', kind: 'object', setup: demoSetup, url: (id) => `/api/v1/datacenter/datademo/readings?deviceId=${id}&field=f03&${demoRange()}` },
+];

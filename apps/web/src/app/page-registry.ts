@@ -36,6 +36,9 @@ registerPages(['memoryScheduledTask'], () => import('../features/automation/page
 registerPages(['overtimePool_n'], () => import('../features/automation/pages/overtime-pool'));
 registerPages(['thermostat'], () => import('../features/automation/pages/thermostats'));
 
+// 数据示例: one device field's readings as a chart and a table
+registerPages(['datademo'], () => import('../features/datademo/pages/data-demo'));
+
 // live devices: the registry-driven monitor serves devicemonitor and every device-type page
 registerPages(['devicemonitor', ...MENUS.filter((m) => m.parent === 'deviceTypes').map((m) => m.code)], () => import('../features/devices/pages/device-monitor'));
 

@@ -20,7 +20,7 @@ export type { CommandInput, CommandIssuer, CommandOutcome, CommandTarget } from 
 export { toCommandView } from './commands.ts';
 export type { DeviceDbRow, DevicePatch, NewDevice } from './repository.ts';
 export type { DeviceService } from './service.ts';
-export { GATEWAY_TYPES, canControl, canView, randomDeviceCode } from './service.ts';
+export { GATEWAY_TYPES, MONITOR_EXPORT_CODES, MONITOR_PAGE_CODES, canControl, canView, randomDeviceCode } from './service.ts';
 export type { ReportListener } from './telemetry/ingest.ts';
 export type { RollupGrain, RollupQuery, RollupRow, StatsQuery, StatsRow, UsageGrain, UsageQuery, UsageRow } from './rollups.ts';
 export { monthStartCst } from './rollups.ts';

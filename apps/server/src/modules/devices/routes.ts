@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deviceIdParam, deviceListQuery, pageQuery, projectIdParam, decimal } from '@kelvin/contracts';
+import { deviceIdParam, deviceListQuery, deviceMonitorQuery, fieldDisplay, fieldOf, offlineMessageQuery, pageQuery, projectIdParam, decimal, type FieldDef } from '@kelvin/contracts';
+import { cstTime, streamXlsx } from '../../lib/excel.ts';
 import { ok } from '../../lib/errors.ts';
 import { actorOf } from '../../plugins/access.ts';
-import type { DeviceService } from './service.ts';
+import { MONITOR_EXPORT_CODES, MONITOR_PAGE_CODES, type DeviceService } from './service.ts';
 
 const areaNumber = (what: string) => z.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`);
 const areaId = (what: string) => decimal(areaNumber(what));
@@ -48,6 +49,44 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
     config: { access: 'login' },
   }, async (req) => {
     return ok(await devices.thermostatMonitor(actorOf(req), req.params.projectId, req.params.areaId));
+  });
+
+  // the device monitor's extras (spec §7.5): whoever may open a monitor page may call them for the types they view
+  r.get('/api/v1/device/monitor/statistic', {
+    schema: { tags, summary: '设备监控统计：所示设备的总数、在线、离线、开机、告警数与在线设备平均室温（与列表相同的筛选）', querystring: deviceMonitorQuery },
+    config: { access: MONITOR_PAGE_CODES },
+  }, async (req) => ok(await devices.monitorStatistic(actorOf(req), req.query)));
+
+  r.get('/api/v1/device/monitor/offlinemessage', {
+    schema: { tags, summary: '离线消息：最近若干天内离线的设备（位置、最后上报、离线时长），分页', querystring: offlineMessageQuery },
+    config: { access: MONITOR_PAGE_CODES },
+  }, async (req) => ok(await devices.offlineMessages(actorOf(req), req.query)));
+
+  r.get('/api/v1/device/monitor/export', {
+    schema: { tags, summary: '导出设备监控列表（.xlsx，与列表相同的筛选，全部行）', querystring: deviceMonitorQuery },
+    config: { access: MONITOR_EXPORT_CODES },
+  }, async (req, reply) => {
+    const { def, projectName, rows } = await devices.monitorRows(actorOf(req), req.query);
+    const fieldColumn = (code: string) => {
+      const field = fieldOf(def, code) as FieldDef;
+      return {
+        header: field.unit ? `${field.label}（${field.unit}）` : field.label, width: 14,
+        // numbers stay numbers in the sheet; states and times as their Chinese text
+        value: (d: { fields: Record<string, string | number> }) => {
+          const v = d.fields[code];
+          if (v === undefined) return null;
+          return field.kind === 'number' ? Number(v) : fieldDisplay(def, code, v);
+        },
+      };
+    };
+    return streamXlsx(reply, `${projectName}-${def.name}.xlsx`, def.name, [
+      { header: '设备名称', width: 20, value: (d) => d.deviceName },
+      { header: '设备编号', width: 22, value: (d) => d.deviceCode },
+      { header: '位置', width: 26, value: (d) => d.areaPath },
+      { header: '状态', width: 8, value: (d) => (d.online ? '在线' : '离线') },
+      ...def.listFields.map(fieldColumn),
+      { header: '最后上报', width: 20, value: (d) => (d.lastReportAt ? cstTime(d.lastReportAt) : '从未上报') },
+    ], rows);
   });
 
   r.get('/api/v1/device/getviewbyarea/:id', {

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import {
   DEVICE_ACTION_LABELS, DEVICE_CATEGORY_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, ResultCode, compareAreaNames, deviceTopic,
-  deviceTypesForProjectType, type AreaTreeNode, type DeviceCredentials, type DeviceDetail, type DeviceListQuery, type DeviceRow,
-  type DeviceTypeDef, type FieldValue,
+  deviceTypesForProjectType, fieldOf, type AreaTreeNode, type DeviceCredentials, type DeviceDetail, type DeviceListQuery, type DeviceMonitorQuery,
+  type DeviceMonitorStatistic, type DeviceRow, type DeviceTypeDef, type FieldValue, type OfflineMessageQuery, type OfflineMessageRow, type Page,
 } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
@@ -29,6 +29,15 @@ const menuOf = (type: string) => (GATEWAY_TYPES.has(type) ? 'gatewayControl' : t
 /** Viewing: the device's own page or the general monitor page. */
 export function canView(user: AuthUser, type: string): boolean {
   return user.codes.has('devicemonitor') || user.codes.has(menuOf(type));
+}
+
+/** The codes of the monitor pages (the general monitor and every device type's page): who may call the monitor's extras. */
+export const MONITOR_PAGE_CODES: readonly [string, ...string[]] = ['devicemonitor', ...new Set(DEVICE_TYPES.map((t) => menuOf(t.code)))];
+export const MONITOR_EXPORT_CODES: readonly [string, ...string[]] = ['devicemonitor:export', ...MONITOR_PAGE_CODES.slice(1).map((c) => `${c}:export`)];
+
+/** Exporting the monitor's rows: the page's export element or the general monitor's. */
+export function canExport(user: AuthUser, type: string): boolean {
+  return user.codes.has('devicemonitor:export') || user.codes.has(`${menuOf(type)}:export`);
 }
 
 /** Controlling: the page's control element (e.g. device20020:control) or devicemonitor:control. */
@@ -74,6 +83,17 @@ export function randomDeviceCode(type: DeviceTypeDef): string {
 
 export function createDeviceService(deps: { db: Db; projects: ProjectService; directory: DeviceDirectory; commands: CommandService; mqtt: MqttHub | null }) {
   const { db, projects } = deps;
+  /** active alarms per device of a project (monitoring attaches it in app.ts; the core does not know alarms) */
+  let activeAlarms: ((projectId: number) => Promise<Map<number, number>>) | null = null;
+
+  /** The devices the monitor page shows: one type (the caller may view) of one project, filtered as its table. */
+  async function monitorSelection({ user, scope }: Actor, q: DeviceMonitorQuery, now: number) {
+    const project = await projects.project(scope, q.projectId);
+    if (!canView(user, q.deviceType)) throw noPermission();
+    return repo.devicesQuery(db, scope, {
+      projectId: project.id, types: [q.deviceType], online: q.online, keyword: q.keyword, areaIds: await areaScope(scope, q.areaId), now,
+    });
+  }
 
   async function areaIndex(scope: Scope, projectIds: number[]) {
     const index = new Map<number, AreaInfo>();
@@ -275,6 +295,73 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
         avgRoomTemp: round1(agg.get('f03')?.avg),
         avgSetTemp: round1(agg.get('f04')?.avg),
       };
+    },
+
+    registerActiveAlarms(fn: (projectId: number) => Promise<Map<number, number>>) {
+      activeAlarms = fn;
+    },
+
+    /**
+     * The monitor's statistic strip over the devices shown: total / online / offline, powered on (f00 = 1 among the
+     * online ones), active alarms, and the mean room temperature f03 of the online devices reporting it.
+     */
+    async monitorStatistic(actor: Actor, q: DeviceMonitorQuery): Promise<DeviceMonitorStatistic> {
+      const now = Date.now();
+      const selected = await (await monitorSelection(actor, q, now)).clearSelect().select(['id', 'online_until']).execute();
+      const online = selected.filter((r) => (r.online_until ?? 0) > now).map((r) => r.id);
+      const def = DEVICE_TYPE_BY_CODE.get(q.deviceType)!;
+      const hasPower = !!fieldOf(def, 'f00');
+      let poweredOn = 0;
+      const temps: number[] = [];
+      for (let i = 0; i < online.length; i += 500) {
+        for (const s of await repo.statesOf(db, online.slice(i, i + 500), ['f00', 'f03'])) {
+          if (s.num === null) continue;
+          if (s.field_code === 'f00' && Number(s.num) === 1) poweredOn++;
+          if (s.field_code === 'f03') temps.push(Number(s.num));
+        }
+      }
+      const alarmsByDevice = activeAlarms ? await activeAlarms(q.projectId) : new Map<number, number>();
+      const alarms = selected.reduce((n, r) => n + (alarmsByDevice.get(r.id) ?? 0), 0);
+      return {
+        total: selected.length,
+        online: online.length,
+        offline: selected.length - online.length,
+        poweredOn: hasPower ? poweredOn : null,
+        alarms,
+        avgRoomTemp: temps.length ? Math.round((temps.reduce((a, b) => a + b, 0) / temps.length) * 10) / 10 : null,
+        tempDevices: temps.length,
+      };
+    },
+
+    /** Offline messages: devices shown whose heartbeat window lapsed in the last `days` days, most recent first. */
+    async offlineMessages(actor: Actor, q: OfflineMessageQuery): Promise<Page<OfflineMessageRow>> {
+      const now = Date.now();
+      const query = (await monitorSelection(actor, { ...q, online: false }, now)).where('online_until', '>', now - q.days * 86_400_000);
+      const page = await paginate(query, q, (b) => b.orderBy('online_until', 'desc').orderBy('id', 'desc'));
+      const index = await areaIndex(actor.scope, [q.projectId]);
+      return {
+        total: page.total,
+        rows: page.rows.map((r) => ({
+          deviceId: r.id, deviceCode: r.device_code, deviceName: r.device_name, typeName: DEVICE_TYPE_BY_CODE.get(r.device_type)?.name ?? r.device_type,
+          areaPath: areaPath(index, r.area_id), lastReportAt: r.last_report_at, offlineSince: r.online_until!, offlineMs: now - r.online_until!,
+        })),
+      };
+    },
+
+    /** Every row the monitor's table selects (same filters), in its order, for the .xlsx export; the caller needs the export element. */
+    async monitorRows(actor: Actor, q: DeviceMonitorQuery): Promise<{ def: DeviceTypeDef; projectName: string; rows: AsyncIterable<DeviceRow> }> {
+      if (!canExport(actor.user, q.deviceType)) throw noPermission();
+      const now = Date.now();
+      const query = await monitorSelection(actor, q, now);
+      const project = await projects.project(actor.scope, q.projectId);
+      async function* rows() {
+        for (let offset = 0; ; offset += 500) {
+          const batch = await query.orderBy('device_code').orderBy('id').limit(500).offset(offset).execute();
+          yield* await toRows(actor.scope, batch, now);
+          if (batch.length < 500) return;
+        }
+      }
+      return { def: DEVICE_TYPE_BY_CODE.get(q.deviceType)!, projectName: project.name, rows: rows() };
     },
 
     /** The devices under an area, grouped by the area they sit in (getviewbyarea). */

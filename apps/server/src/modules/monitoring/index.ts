@@ -35,6 +35,11 @@ export function createMonitoring(deps: { db: Db; core: DeviceCore; live: LiveHub
       const counts = await repo.raisedSince(deps.db, projectIds, midnight);
       return new Map(projectIds.map((id) => [id, { alarmsToday: counts.get(id) ?? 0 }]));
     },
+    /** Active alarms per device of a project (the device monitor's statistic). */
+    async activeAlarmCounts(projectId: number) {
+      const bySeverity = await repo.activeAlarmsByDevice(deps.db, projectId);
+      return new Map([...bySeverity].map(([deviceId, severities]) => [deviceId, severities.length]));
+    },
     async routes(app: FastifyInstance) {
       await app.register(monitoringRoutes, {
         monitoring, exceptions, faults, projectName: async (scope, id) => (await deps.projects.project(scope, id)).name,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/index.ts';
 import type { DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
+import { createDatademo } from './datademo.ts';
 import { REPORT_QUERIES } from './queries/index.ts';
 import { reportRoutes } from './routes.ts';
 import { createReportService } from './service.ts';
@@ -13,9 +14,11 @@ import { createReportService } from './service.ts';
  */
 export function createReports(deps: { db: Db; core: DeviceCore; projects: ProjectService }) {
   const service = createReportService({ ...deps, queries: REPORT_QUERIES });
+  const datademo = createDatademo(deps);
   return {
     service,
-    routes: (app: FastifyInstance) => app.register(reportRoutes, { service }),
+    datademo,
+    routes: (app: FastifyInstance) => app.register(reportRoutes, { service, datademo }),
   };
 }
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { REPORTS, reportExportQuery, reportMenuCode, reportQuery } from '@kelvin/contracts';
+import { REPORTS, datademoDeviceQuery, datademoReadingsQuery, datademoSeriesQuery, reportExportQuery, reportMenuCode, reportQuery } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { streamReportXlsx } from '../../lib/excel.ts';
 import { actorOf } from '../../plugins/access.ts';
+import type { Datademo } from './datademo.ts';
 import type { ReportService } from './service.ts';
 
 const tags = ['数据中心'];
@@ -13,9 +14,24 @@ const tags = ['数据中心'];
  * everything the filters select). The permission is the report's menu code (its screen's, for a tab) and its
  * export element; a §7.3 call served by an entry answers the same at its own path.
  */
-export async function reportRoutes(app: FastifyInstance, opts: { service: ReportService }) {
+export async function reportRoutes(app: FastifyInstance, opts: { service: ReportService; datademo: Datademo }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { service } = opts;
+  const { service, datademo } = opts;
+
+  // 数据示例: one device field's raw readings (at most 7 days)
+  r.get('/api/v1/datacenter/datademo/devices', {
+    schema: { tags, summary: '数据示例：项目的设备（按编号 / 名称搜索，前 50 台）及其数值字段', querystring: datademoDeviceQuery },
+    config: { access: 'datademo' },
+  }, async (req) => ok(await datademo.devices(actorOf(req), req.query)));
+  r.get('/api/v1/datacenter/datademo/series', {
+    schema: { tags, summary: '数据示例：一台设备一个字段在时间范围内（最多 7 天）的全部原始读数，供曲线图', querystring: datademoSeriesQuery },
+    config: { access: 'datademo' },
+  }, async (req) => ok(await datademo.series(actorOf(req), req.query)));
+  r.get('/api/v1/datacenter/datademo/readings', {
+    schema: { tags, summary: '数据示例：同一读数的分页列表（最新在前）', querystring: datademoReadingsQuery },
+    config: { access: 'datademo' },
+  }, async (req) => ok(await datademo.page(actorOf(req), req.query)));
+
   for (const def of REPORTS) {
     const code = reportMenuCode(def);
     const read = {

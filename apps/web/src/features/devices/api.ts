@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Page } from '@kelvin/contracts';
 import type {
-  CommandView, DeviceDetail, DeviceRow, HistoryAnswer, LiveCommandEvent, LiveDeviceEvent, OperationLogRow,
+  CommandView, DeviceDetail, DeviceMonitorStatistic, DeviceRow, HistoryAnswer, LiveCommandEvent, LiveDeviceEvent, OfflineMessageRow, OperationLogRow,
 } from '@kelvin/contracts/device';
 import type { ListParams } from '../../components/data-table';
 import { http, withQuery } from '../../lib/http';
@@ -42,6 +42,10 @@ export const deviceApi = {
   operate: (deviceId: number, eventType: string) => http.post<CommandAnswer>(withQuery(`/api/v1/device/operation/${deviceId}`, { eventType })),
   command: (id: number) => http.get<CommandView>(`/api/v1/device/command/${id}`, undefined, { silent: true }),
   operationLog: (q: ListParams) => http.get<Page<OperationLogRow>>('/api/v1/device/operationlog', q),
+  /** the monitor's extras (spec §7.5): over the devices the monitor table shows (same filters) */
+  monitorStatistic: (q: Query) => http.get<DeviceMonitorStatistic>('/api/v1/device/monitor/statistic', q),
+  offlineMessages: (q: ListParams | Query) => http.get<Page<OfflineMessageRow>>('/api/v1/device/monitor/offlinemessage', q),
+  monitorExportUrl: '/api/v1/device/monitor/export',
 };
 
 /**
@@ -57,6 +61,9 @@ export const deviceKeys = {
   types: (projectId: number | null) => ['devices', 'types', projectId] as const,
   byArea: (areaId: number | null | undefined) => ['devices', 'by-area', areaId] as const,
   history: (id: number, from: number, to: number, fields: string[]) => ['devices', 'history', id, from, to, fields.join(',')] as const,
+  /** the monitor's statistic and offline messages (not lists: live reports patch rows of DeviceRow only) */
+  monitorStatistic: (q: Query) => ['devices', 'monitor', 'statistic', q] as const,
+  offlineMessages: ['devices', 'monitor', 'offline'] as const,
   oplogs: ['devices', 'oplog'] as const,
   oplog: (deviceId: number | null) => ['devices', 'oplog', deviceId] as const,
 };

@@ -1,4 +1,5 @@
 import type { ReportQueryFn } from '../source.ts';
+import { DEVICE_QUERIES } from './devices.ts';
 import { ENERGY_QUERIES } from './energy.ts';
 import { MONEY_QUERIES } from './money.ts';
 import { RECORD_QUERIES } from './records.ts';
@@ -8,4 +9,5 @@ export const REPORT_QUERIES: ReadonlyMap<string, ReportQueryFn> = new Map(Object
   ...RECORD_QUERIES,
   ...ENERGY_QUERIES,
   ...MONEY_QUERIES,
+  ...DEVICE_QUERIES,
 }));

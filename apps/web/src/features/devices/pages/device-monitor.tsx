@@ -1,9 +1,9 @@
-import { useMemo, useState } from 'react';
-import { Alert, Button, Empty, Segmented, Space, Statistic, Typography } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { Alert, Button, Empty, Segmented, Space, Typography } from 'antd';
 import { useLocation, useSearchParams } from 'react-router';
 import { DEVICE_TYPE_BY_CODE, fieldDisplay, fieldOf } from '@kelvin/contracts/device-registry';
 import type { DeviceRow } from '@kelvin/contracts/device';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, type ListParams } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { useCan } from '../../../lib/ui';
 import { formatDateTime } from '../../../lib/time';
@@ -12,11 +12,14 @@ import { buildingFloorOptions, useAreaTree } from '../../projects';
 import { ControlDrawer } from '../components/control-drawer';
 import { DeviceDetailDrawer } from '../components/device-detail';
 import { OnlineBadge, isOnline, useNow } from '../components/device-bits';
+import { MonitorStatistic, OfflineMessages } from '../components/monitor-extras';
 
 /**
  * /device/devicemonitor and every device-type page (device20020 … systemController_n): one monitor driven by the
  * device registry — a server-paginated table of the type's list fields with Chinese labels and units, online badges
- * that follow the heartbeat window, live updates over SSE, the control drawer and the device detail with history.
+ * that follow the heartbeat window, live updates over SSE, the control drawer and the device detail with history;
+ * above it the statistic strip (spec §7.5: totals, powered on, alarms, average room temperature) and beside it the
+ * offline messages and the .xlsx export, all over the same filters as the table.
  */
 export default function DeviceMonitor() {
   const { pathname } = useLocation();
@@ -36,6 +39,15 @@ export default function DeviceMonitor() {
   const canControlType = useCan(`${type}:control`);
   const canControlAll = useCan('devicemonitor:control');
   const canControl = canControlType || canControlAll;
+  const menuCode = type === 'gateway' || type === 'manager' ? 'gatewayControl' : type;
+  const canExportType = useCan(`${menuCode}:export`);
+  // the filters the table applied last (its page left out): the statistic and offline messages follow them
+  const [shown, setShown] = useState<Record<string, string | number | undefined>>({});
+  const fetchPage = useCallback((p: ListParams) => {
+    const { pageNo: _n, pageSize: _s, ...filters } = p;
+    setShown((prev) => (JSON.stringify(prev) === JSON.stringify(filters) ? prev : filters));
+    return deviceApi.list(p);
+  }, []);
   const [controlId, setControlId] = useState<number | null>(null);
   const [detailId, setDetailId] = useState<number | null>(null);
   // ?device=<id> (a device clicked on 项目视图) opens that device's detail
@@ -76,27 +88,26 @@ export default function DeviceMonitor() {
     ];
   }, [def, now, canControl]);
 
+  // before the table's first answer: the type of the project, unfiltered
+  const extrasQuery = projectId !== null && def && shown.deviceType === def.code && shown.projectId === projectId ? shown : { projectId: projectId ?? undefined, deviceType: def?.code };
+
   if (projectId === null) return <PageContainer title="设备监控"><Empty description="请先在顶部选择项目" /></PageContainer>;
   return (
-    <PageContainer
-      title={def?.name ?? '设备监控'}
-      extra={counts && (
-        <Space size="large">
-          <Statistic title="设备" value={counts.total} suffix="台" />
-          <Statistic title="在线" value={counts.online} suffix="台" styles={{ content: { color: '#52c41a' } }} />
-        </Space>
-      )}
-    >
+    <PageContainer title={def?.name ?? '设备监控'}>
       {!fixedType && (types.data?.length ?? 0) > 0 && (
         <Segmented value={type ?? undefined} onChange={(v) => setChosen(v as string)} style={{ alignSelf: 'flex-start', flexWrap: 'wrap' }}
           options={types.data!.map((t) => ({ value: t.code, label: `${t.name}（${t.online}/${t.total}）` }))} />
       )}
       {def?.sleeps && <Alert type="info" showIcon title="4G 设备间歇唤醒上报；离线期间下发的指令会在设备下次唤醒时送达。" />}
+      {def && counts && <MonitorStatistic query={extrasQuery} hasPower={!!fieldOf(def, 'f00')} hasRoomTemp={!!fieldOf(def, 'f03')} />}
       {!def ? <Empty description={types.isLoading ? '加载中…' : '该项目没有设备类型'} /> : (
         <DataTable<DeviceRow>
           key={def.code}
           queryKey={deviceKeys.list('monitor')}
-          fetchPage={deviceApi.list}
+          fetchPage={fetchPage}
+          toolbar={<OfflineMessages query={extrasQuery} />}
+          exportUrl={deviceApi.monitorExportUrl}
+          exportCode={canExportType ? `${menuCode}:export` : 'devicemonitor:export'}
           params={{ projectId, deviceType: def.code }}
           rowKey="id"
           scrollX={640 + def.listFields.length * 120}

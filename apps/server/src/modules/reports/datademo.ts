@@ -1,0 +1,66 @@
+import { DATADEMO_MAX_RANGE_MS, DEVICE_TYPE_BY_CODE, type DatademoDevice, type DatademoSeries, type Page } from '@kelvin/contracts';
+import type { Db } from '../../db/index.ts';
+import { invalid, notFound } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/scope.ts';
+import type { DeviceCore } from '../devices/index.ts';
+import type { ProjectService } from '../projects/index.ts';
+import { loadPlaces } from './places.ts';
+import { likeOf } from './queries/records.ts';
+
+/** The numeric fields of a type (what can be charted), hidden ones left out. */
+function numericFields(type: string) {
+  return (DEVICE_TYPE_BY_CODE.get(type)?.fields ?? []).filter((f) => f.kind === 'number' && !f.hidden).map((f) => ({ code: f.code, label: f.label, unit: f.unit ?? '' }));
+}
+
+/**
+ * 数据示例 (datademo): one device field's raw readings over a period of at most 7 days — every reading for the chart and
+ * the same readings newest first by page for the table. Read from the core's history (readingsIn).
+ */
+export function createDatademo(deps: { db: Db; core: DeviceCore; projects: ProjectService }) {
+  const { db, core, projects } = deps;
+
+  async function readings(actor: Actor, q: { deviceId: number; field: string; from: number; to: number }) {
+    const device = await core.devices.deviceById(actor.scope, q.deviceId);
+    if (!device) throw notFound('设备');
+    const field = numericFields(device.device_type).find((f) => f.code === q.field);
+    if (!field) throw invalid('该设备没有这个数值字段', ['field']);
+    if (q.to <= q.from) throw invalid('结束时间必须晚于开始时间', ['to']);
+    if (q.to - q.from > DATADEMO_MAX_RANGE_MS) throw invalid('原始数据最多查询 7 天，请缩短时间范围', ['from']);
+    // readingsIn answers (from, until]; the period is [from, to)
+    const rows = await core.devices.readingsIn([device.id], [field.code], q.from - 1, q.to - 1);
+    return { field, points: rows.map((r): [number, number] => [Number(r.ts), Number(r.num)]) };
+  }
+
+  return {
+    /** Devices of the project (the caller's scope) for the searchable select: the first 50 matches by code. */
+    async devices(actor: Actor, q: { projectId: number; keyword?: string }): Promise<DatademoDevice[]> {
+      const project = await projects.project(actor.scope, q.projectId);
+      let query = core.devices.scopedDevices(actor.scope).where('project_id', '=', project.id);
+      if (q.keyword) {
+        const like = likeOf(q.keyword.toLowerCase());
+        query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
+      }
+      const rows = await query.select(['id', 'device_code', 'device_name', 'device_type', 'area_id']).orderBy('device_code').limit(50).execute();
+      const places = await loadPlaces(db, project.tenant_id, project.id);
+      return rows.map((r) => ({
+        id: r.id, deviceCode: r.device_code, deviceName: r.device_name, typeName: DEVICE_TYPE_BY_CODE.get(r.device_type)?.name ?? r.device_type,
+        location: places.pathOf(r.area_id), fields: numericFields(r.device_type),
+      })).filter((d) => d.fields.length > 0);
+    },
+
+    async series(actor: Actor, q: { deviceId: number; field: string; from: number; to: number }): Promise<DatademoSeries> {
+      const { field, points } = await readings(actor, q);
+      return { field: field.code, label: field.label, unit: field.unit, from: q.from, to: q.to, points };
+    },
+
+    /** The same readings newest first, by page. */
+    async page(actor: Actor, q: { deviceId: number; field: string; from: number; to: number; pageNo: number; pageSize: number }): Promise<Page<{ ts: number; value: number }>> {
+      const { points } = await readings(actor, q);
+      const start = points.length - (q.pageNo - 1) * q.pageSize;
+      const slice = points.slice(Math.max(0, start - q.pageSize), Math.max(0, start)).reverse();
+      return { total: points.length, rows: slice.map(([ts, value]) => ({ ts, value })) };
+    },
+  };
+}
+
+export type Datademo = ReturnType<typeof createDatademo>;

@@ -1,0 +1,2 @@
+/** 数据示例 (datademo): what other features may use. */
+export { datademoApi, datademoKeys } from './api';
