@@ -94,6 +94,8 @@ function monthOf(column: RawBuilder<unknown>, from: number, to: number): RawBuil
   const whens: RawBuilder<unknown>[] = [];
   let m = monthStartCst(from);
   for (let next = nextMonth(m); next < to; m = next, next = nextMonth(m)) whens.push(sql`WHEN ${column} < CAST(${next} AS bigint) THEN CAST(${m} AS bigint)`);
+  // a range within one month: every bucket is that month (CASE needs at least one WHEN)
+  if (!whens.length) return sql<number>`CAST(${m} AS bigint)`;
   return sql<number>`CASE ${sql.join(whens, sql` `)} ELSE CAST(${m} AS bigint) END`;
 }
 

@@ -80,7 +80,7 @@ describe('数据统计 datastats（设备汇总）', () => {
     // meter A on 04-01: 00:00 +4 (from 23:00's 100), 06:00 +3 (the late 107), 12:00 +3
     expect(hours.rows.filter((r: { usage: number | null }) => r.usage !== null).map((r: { bucket: string; usage: number }) => [r.bucket.slice(11), r.usage]))
       .toEqual([['00:00', 4], ['06:00', 3], ['12:00', 3]]);
-    const tooLong = await k.call('GET', `/api/v1/datacenter/datastats?${april()}&grain=hour&to=${APRIL + 40 * 86_400_000}`, { token });
+    const tooLong = await k.call('GET', `/api/v1/datacenter/datastats?projectId=${a.projectId}&from=${APRIL}&to=${APRIL + 40 * 86_400_000}&grain=hour`, { token });
     expect(tooLong.body.msg).toContain('按小时统计最多 31 天');
   });
 
@@ -98,8 +98,10 @@ describe('年度数据 annualData', () => {
     const page = await get(`/api/v1/datacenter/annualData?projectId=${a.projectId}&year=2025&counter=f70&areaId=${a.buildingId}`);
     expect(page.rows).toHaveLength(12);
     expect(page.rows[3]).toEqual({ month: '4月', usage: 21, lastYear: 16, yoy: 0.3125 });
-    expect(page.rows[2]).toEqual({ month: '3月', usage: null, lastYear: null, yoy: null }); // the 03-31 reading opens the count, no use before it
-    expect(page.totals).toEqual({ usage: 21, lastYear: 16 });
+    // the meter was silent from 2024-04-20 (26) to 2025-03-31 (100): those 74 kWh arrive, and count, in March
+    expect(page.rows[2]).toEqual({ month: '3月', usage: 74, lastYear: null, yoy: null });
+    expect(page.rows[4]).toEqual({ month: '5月', usage: null, lastYear: null, yoy: null });
+    expect(page.totals).toEqual({ usage: 95, lastYear: 16 });
     expect(page.chart.series.usage[3]).toBe(21);
   });
 });

@@ -104,7 +104,8 @@ function resolveFilters(def: ReportDef, q: Omit<ReportQuery, 'pageNo' | 'pageSiz
 }
 
 function sortOf(def: ReportDef, sortBy: string | undefined, sortOrder: 'asc' | 'desc' | undefined): SortSpec {
-  const fallback = def.defaultSort ?? { key: def.rowKey, order: 'asc' as const };
+  // without a default sort, rows come in the order the query made them (months of a year, buckets of a period)
+  const fallback = def.defaultSort ?? { key: '', order: 'asc' as const };
   if (!sortBy) return fallback;
   const column = def.columns.find((c) => c.key === sortBy);
   if (!column || !(column.sortable || sortBy === fallback.key)) throw invalid(`不能按「${column?.label ?? sortBy}」排序`, ['sortBy']);
