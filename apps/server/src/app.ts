@@ -34,6 +34,7 @@ import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts
 import { createAccounts, type Accounts } from './modules/accounts/index.ts';
 import { createAutomation, type Automation, type Clock } from './modules/automation/index.ts';
 import { createBilling, type Billing } from './modules/billing/index.ts';
+import { createRepairs } from './modules/repairs/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -154,6 +155,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     },
   });
 
+  // Repair work orders name the project's devices through the core; photos live under the data dir.
+  const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
@@ -212,6 +216,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await accounts.routes(app);
   await automation.routes(app);
   await billing.routes(app);
+  await repairs.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -226,6 +231,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   }
   // the demo tenant's billing needs its devices (the cold-station and building meters are share teams' totals)
   if (demo) await billing.seedDemo();
+  // ... and a few repair records on them
+  if (demo) await repairs.seedDemo();
 
   return {
     app,

@@ -16,3 +16,4 @@ export * from './exceptions.ts';
 export * from './accounts.ts';
 export * from './automation.ts';
 export * from './billing.ts';
+export * from './repairs.ts';

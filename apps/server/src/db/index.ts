@@ -17,6 +17,8 @@ import * as m009 from './migrations/009-exceptions.ts';
 import * as m010 from './migrations/010-accounts.ts';
 import * as m011 from './migrations/011-billing.ts';
 import * as m012 from './migrations/012-billing-share-basis.ts';
+// 013 rollups (other branch)
+import * as m014 from './migrations/014-repairs.ts';
 
 export type Db = Kysely<Database>;
 
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   '010-accounts': m010,
   '011-billing': m011,
   '012-billing-share-basis': m012,
+  // 013 rollups (other branch)
+  '014-repairs': m014,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.
