@@ -138,6 +138,13 @@ export async function download(url: string, opts: RequestOptions & { fallbackNam
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
+/** A file as a Blob (images shown in the page, e.g. photo thumbnails: an <img> cannot carry the token). */
+export async function fetchBlob(url: string, opts: RequestOptions = {}): Promise<Blob> {
+  const res = await send('GET', url, { silent: true, ...opts });
+  if (!res.ok) throw new ApiError(`读取失败（${res.status}）`, res.status, res.status);
+  return res.blob();
+}
+
 export function fileNameOf(disposition: string | null): string | null {
   if (!disposition) return null;
   const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
