@@ -12,6 +12,7 @@ import {
 import type { Db } from '../../db/index.ts';
 import { storedSecret } from '../../db/secrets.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.ts';
+import { byIdDescending } from '../../lib/excel.ts';
 import { paginate } from '../../lib/pagination.ts';
 import { systemScope, type Actor, type Scope } from '../../lib/scope.ts';
 import type { ProjectService } from '../projects/index.ts';
@@ -511,17 +512,11 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
       return { total: page.total, rows: page.rows.map(entryDto), totalFen: Number(sum?.s ?? 0) };
     },
 
-    async *depositCollectRows(actor: Actor, q: DepositCollectQuery) {
-      let before: number | null = null;
-      for (;;) {
-        let query = depositCollectQuery(actor.scope, q).orderBy('ledger_entry.id', 'desc').limit(500);
-        if (before !== null) query = query.where('ledger_entry.id', '<', before);
-        const rows = await query.execute();
-        yield* rows.map(entryDto);
-        if (rows.length < 500) return;
-        before = rows[rows.length - 1].id;
-      }
-    },
+    depositCollectRows: (actor: Actor, q: DepositCollectQuery) => byIdDescending(async (before, limit) => {
+      let query = depositCollectQuery(actor.scope, q).orderBy('ledger_entry.id', 'desc').limit(limit);
+      if (before !== null) query = query.where('ledger_entry.id', '<', before);
+      return (await query.execute()).map(entryDto);
+    }),
 
     /**
      * 押金直充: one deposit amount collected for each of several accounts (picked, or a user group's members). Each

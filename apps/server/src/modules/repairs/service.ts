@@ -10,6 +10,7 @@ import {
 } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
+import { byIdDescending } from '../../lib/excel.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import type { DeviceService } from '../devices/index.ts';
@@ -119,17 +120,11 @@ export function createRepairService(deps: { db: Db; projects: ProjectService; de
     },
 
     /** Every record the filter selects, newest first, in batches (the export). */
-    async *exportRows(a: Actor, q: RepairQuery): AsyncGenerator<RepairDto> {
-      let before: number | null = null;
-      for (;;) {
-        let query = filtered(a.scope, q).selectAll().orderBy('id', 'desc').limit(500);
-        if (before !== null) query = query.where('id', '<', before);
-        const rows = await query.execute();
-        yield* await toDtos(rows);
-        if (rows.length < 500) return;
-        before = rows[rows.length - 1].id;
-      }
-    },
+    exportRows: (a: Actor, q: RepairQuery): AsyncGenerator<RepairDto> => byIdDescending(async (before, limit) => {
+      let query = filtered(a.scope, q).selectAll().orderBy('id', 'desc').limit(limit);
+      if (before !== null) query = query.where('id', '<', before);
+      return toDtos(await query.execute());
+    }, 500),
 
     async get(a: Actor, id: number): Promise<RepairDetailDto> {
       const r = await record(a.scope, id);
