@@ -35,6 +35,7 @@ import { createAccounts, type Accounts } from './modules/accounts/index.ts';
 import { createAutomation, type Automation, type Clock } from './modules/automation/index.ts';
 import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
+import { createRepairs } from './modules/repairs/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -157,6 +158,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
 
   // The data center reads what the other modules keep (and the core's roll-ups); it writes nothing.
   const reports = createReports({ db, core: devices, projects });
+  // Repair work orders name the project's devices through the core; photos live under the data dir.
+  const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
@@ -219,6 +222,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await automation.routes(app);
   await billing.routes(app);
   await reports.routes(app);
+  await repairs.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -233,6 +237,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   }
   // the demo tenant's billing needs its devices (the cold-station and building meters are share teams' totals)
   if (demo) await billing.seedDemo();
+  // ... and a few repair records on them
+  if (demo) await repairs.seedDemo();
 
   return {
     app,

@@ -572,7 +572,12 @@ export const ACCOUNT_API = {
   refundReject: 'POST /api/v1/account/refund/:refundId/reject', // userRegister_n:refund_approve
   leaveCheck: 'GET /api/v1/account/:id/leave/check', // userRegister_n:settle
   leaveClean: 'POST /api/v1/account/:id/leave/clean', // * userRegister_n:settle
-  deposit: 'POST /api/v1/user/admindeposit/:action', // * devicedeposit:deposit (action collect | deduct | refund)
+  deposit: 'POST /api/v1/user/admindeposit/:action', // * devicedeposit:deposit (action collect | deduct | refund); depositRecharge:btn_add collects
+  depositCollects: 'GET /api/v1/account/deposit/collect', // depositRecharge:view (deposit collections with the filter's total)
+  depositCollectExport: 'GET /api/v1/account/deposit/collect/export', // depositRecharge:export
+  depositDirect: 'POST /api/v1/account/deposit/direct', // * depositDirect:btn_add (one deposit for several accounts)
+  depositBatches: 'GET /api/v1/account/deposit/direct', // depositDirect:view (the 直充 batches)
+  depositBatch: 'GET /api/v1/account/deposit/direct/:batchKey', // depositDirect:view (the entries of one batch)
   settings: 'GET /api/v1/account/settings/:projectId', // userPayFeeUpper:view
   settingsUpdate: 'PUT /api/v1/account/settings/:projectId', // userPayFeeUpper:btn_edit
   reconcile: 'GET /api/v1/account/reconcile', // userRegister_n:reconcile (核对账目)
@@ -594,3 +599,52 @@ export const ACCOUNT_API = {
 
 export const groupDeleteBody = z.object({ ids: z.array(positiveIdOf('用户组编号')).min(1, '请选择用户组').max(200) });
 export const depositActionParam = z.object({ action: z.enum(['collect', 'deduct', 'refund'], { error: '押金操作只能是收取、扣除或退还' }) });
+
+// ---------------------------------------------------------------- 押金充值 / 押金直充 (datacenter)
+
+/** GET /api/v1/account/deposit/collect: the deposit collections of a project, with the total of the whole filter. */
+export const depositCollectQuery = pageQuery.extend({
+  projectId: decimal(z.number().int().positive()).optional(),
+  accountId: decimal(z.number().int().positive()).optional(),
+  /** the operator's name as the ledger recorded it (contains) */
+  operator: z.string().trim().max(64).optional(),
+  startTime: decimal(z.number().int().nonnegative()).optional(),
+  endTime: decimal(z.number().int().nonnegative()).optional(),
+});
+export type DepositCollectQuery = z.infer<typeof depositCollectQuery>;
+export interface DepositCollectPage { total: number; rows: LedgerEntryDto[]; totalFen: number }
+
+/**
+ * POST /api/v1/account/deposit/direct (Idempotency-Key = the batch key): one deposit amount collected for each of
+ * several accounts (picked, or the members of a user group). Each account is its own money move under a key derived
+ * from the batch key, so a retried batch credits nobody twice and retries only those that failed.
+ */
+export const depositDirectBody = z.object({
+  projectId: positiveIdOf('项目编号'),
+  accountIds: z.array(positiveIdOf('账户编号')).max(500, '一次最多 500 个账户').optional(),
+  groupId: positiveIdOf('用户组编号').optional(),
+  amountFen: amountFen('押金金额'),
+  reason: reason('说明'),
+}).refine((b) => (b.accountIds?.length ?? 0) > 0 || b.groupId !== undefined, { message: '请选择账户或用户组', path: ['accountIds'] });
+export type DepositDirectBody = z.infer<typeof depositDirectBody>;
+export interface DepositDirectRow {
+  accountId: number;
+  accountName: string;
+  ok: boolean;
+  /** the answer came from an earlier attempt of the same batch (credited then, not again) */
+  replayed: boolean;
+  entryId: number | null;
+  depositFen: number | null;
+  error: string | null;
+}
+export interface DepositDirectResult { batchKey: string; okCount: number; failedCount: number; creditedFen: number; rows: DepositDirectRow[] }
+
+export const DEPOSIT_DIRECT_CAUSE = 'deposit_direct';
+export const depositBatchQuery = pageQuery.extend({
+  projectId: decimal(z.number().int().positive()).optional(),
+  startTime: decimal(z.number().int().nonnegative()).optional(),
+  endTime: decimal(z.number().int().nonnegative()).optional(),
+});
+/** A 直充 batch as the ledger holds it: the entries credited under one batch key. */
+export interface DepositBatchDto { batchKey: string; projectId: number; accounts: number; totalFen: number; reason: string | null; operator: string | null; createdAt: number }
+export const depositBatchParam = z.object({ batchKey: idempotencyKey });

@@ -186,6 +186,8 @@ export const bindRecordQuery = pageQuery.extend({
   projectId: id('项目编号'),
   deviceCode: z.string().trim().max(64).optional(),
   action: z.enum(BIND_ACTIONS, { error: '操作类型不存在' }).optional(),
+  /** one device's history (设备绑定管理's drawer) */
+  deviceId: id('设备编号').optional(),
 });
 export interface BindRecord {
   id: number;
@@ -199,6 +201,34 @@ export interface BindRecord {
   areaPath: string | null;
   detail: string;
   username: string | null;
+}
+
+/* ---------- 设备绑定管理 (deviceBindManager): devices and the room each sits in ---------- */
+
+export const deviceBindQuery = pageQuery.extend({
+  projectId: id('项目编号'),
+  /** bound: in an area of the project; unbound: in the project's storage */
+  bound: z.enum(['bound', 'unbound'], { error: '绑定状态只能是已绑定或未绑定' }).optional(),
+  keyword: z.string().trim().max(64).optional(),
+  deviceType: z.string().trim().max(40).optional(),
+});
+export type DeviceBindQuery = z.infer<typeof deviceBindQuery>;
+export const deviceBindParams = z.object({ deviceId: id('设备编号') });
+export const deviceBindBody = z.object({ areaId: id('房间编号') });
+export interface DeviceBindRow {
+  id: number;
+  deviceCode: string;
+  deviceName: string;
+  deviceType: string;
+  typeName: string;
+  online: boolean;
+  areaId: number | null;
+  /** building / floor / room, or null while in storage */
+  areaPath: string | null;
+  /** the latest bind record of the device */
+  lastAt: number | null;
+  lastBy: string | null;
+  lastAction: string | null;
 }
 
 export const deviceImportQuery = z.object({ projectId: id('项目编号') });

@@ -17,3 +17,4 @@ export * from './accounts.ts';
 export * from './automation.ts';
 export * from './billing.ts';
 export * from './reports.ts';
+export * from './repairs.ts';

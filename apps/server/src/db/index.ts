@@ -18,6 +18,7 @@ import * as m010 from './migrations/010-accounts.ts';
 import * as m011 from './migrations/011-billing.ts';
 import * as m012 from './migrations/012-billing-share-basis.ts';
 import * as m013 from './migrations/013-rollups.ts';
+import * as m014 from './migrations/014-repairs.ts';
 import * as m015 from './migrations/015-ledger-day.ts';
 
 export type Db = Kysely<Database>;
@@ -37,7 +38,7 @@ const migrations: Record<string, Migration> = {
   '011-billing': m011,
   '012-billing-share-basis': m012,
   '013-rollups': m013,
-  // 014: the repairs branch
+  '014-repairs': m014,
   '015-ledger-day': m015,
 };
 

@@ -77,6 +77,9 @@ export const TABLE_OWNERS = {
   automation_run_result: 'automation',
   automation_cooldown: 'automation',
   automation_overtime: 'automation',
+  repair_record: 'repairs',
+  repair_photo: 'repairs',
+  repair_event: 'repairs',
 } as const;
 
 /**

@@ -732,6 +732,52 @@ export interface BillingSupplyTable {
 }
 export interface BillingEventDoneTable { balance_event_id: number; handled_at: Millis }
 
+/** Tables of 014-repairs: repair work orders, their photos and timeline. */
+export interface RepairRecordTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  device_id: number | null;
+  device_name: string | null;
+  device_code: string | null;
+  location: string | null;
+  fault: string;
+  reporter: string;
+  phone: string | null;
+  priority: string;
+  status: string;
+  assignee_id: number | null;
+  assignee_name: string | null;
+  result: string | null;
+  created_by: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+  finished_at: Millis | null;
+}
+export interface RepairPhotoTable {
+  id: Generated<number>;
+  tenant_id: number;
+  repair_id: number;
+  name: string;
+  stored_name: string;
+  size: number;
+  mime: string;
+  uploaded_by: string | null;
+  created_at: Millis;
+}
+export interface RepairEventTable {
+  id: Generated<number>;
+  tenant_id: number;
+  repair_id: number;
+  action: string;
+  from_status: string | null;
+  to_status: string | null;
+  note: string | null;
+  actor_id: number | null;
+  actor_name: string | null;
+  at: Millis;
+}
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -762,6 +808,9 @@ export interface Database {
   system_param: SystemParamTable;
   holiday: HolidayTable;
   project_file: ProjectFileTable;
+  repair_record: RepairRecordTable;
+  repair_photo: RepairPhotoTable;
+  repair_event: RepairEventTable;
   device_group: DeviceGroupTable;
   device_group_member: DeviceGroupMemberTable;
   device_bind_record: DeviceBindRecordTable;

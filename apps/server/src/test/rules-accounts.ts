@@ -56,8 +56,13 @@ const form = () => {
   return f;
 };
 
+const DIRECT_BATCH = 'rule-direct-batch-a';
+
 export async function prepareAccounts() {
   const id = await funded();
+  await money('/api/v1/user/admindeposit/collect', { accountId: id, amountFen: 300, reason: 'A标记押金' });
+  const direct = await w.k.call('POST', '/api/v1/account/deposit/direct', { token: A().token, body: { projectId: pid(), accountIds: [id], amountFen: 200, reason: 'A标记直充' }, headers: { 'idempotency-key': DIRECT_BATCH } });
+  if (direct.body.code !== 200 || direct.body.data.okCount !== 1) throw new Error(`deposit direct: ${JSON.stringify(direct.body)}`);
   await money(`/api/v1/account/${id}/refund`, { amountFen: 100, reason: 'A标记退费' });
   await newOrder();
   await newGroup();
@@ -105,9 +110,17 @@ export const ACCOUNT_ROWS: Row[] = [
   { method: 'POST', path: '/api/v1/account/{id}/leave/clean', code: 'userRegister_n:settle', kind: 'object', setup: funded, headers: key, body: () => ({ reason: '退户' }) },
   { method: 'POST', path: '/api/v1/account/{id}/order', code: 'userRegister_n:topup', kind: 'object', setup: newAccount, headers: key, body: () => ({ amountFen: 100 }) },
   {
-    method: 'POST', path: '/api/v1/user/admindeposit/{action}', code: ['devicedeposit:deposit', 'depositManage:deposit', 'depositManage_n:deposit'], kind: 'object', setup: newAccount, headers: key,
+    method: 'POST', path: '/api/v1/user/admindeposit/{action}', code: ['devicedeposit:deposit', 'depositManage:deposit', 'depositManage_n:deposit', 'depositRecharge:btn_add'], kind: 'object', setup: newAccount, headers: key,
     url: () => '/api/v1/user/admindeposit/collect', body: (id) => ({ accountId: id, amountFen: 100, reason: '押金' }),
   },
+  { method: 'GET', path: '/api/v1/account/deposit/collect', code: 'depositRecharge', kind: 'list', marker: 'A标记押金', url: () => '/api/v1/account/deposit/collect?pageSize=200' },
+  { method: 'GET', path: '/api/v1/account/deposit/collect/export', code: 'depositRecharge:export', kind: 'list', marker: 'A标记押金', url: () => '/api/v1/account/deposit/collect/export' },
+  {
+    method: 'POST', path: '/api/v1/account/deposit/direct', code: 'depositDirect:btn_add', kind: 'object', setup: newAccount, headers: key,
+    url: () => '/api/v1/account/deposit/direct', body: (id) => ({ projectId: pid(), accountIds: [id], amountFen: 100, reason: 'A标记直充' }),
+  },
+  { method: 'GET', path: '/api/v1/account/deposit/direct', code: 'depositDirect', kind: 'list', marker: 'A标记直充', url: () => '/api/v1/account/deposit/direct?pageSize=200' },
+  { method: 'GET', path: '/api/v1/account/deposit/direct/{batchKey}', code: 'depositDirect', kind: 'object', url: () => `/api/v1/account/deposit/direct/${DIRECT_BATCH}` },
   { method: 'GET', path: '/api/v1/deviceWxOrder/list', code: 'userRegister_n', kind: 'list', marker: MARK, url: () => '/api/v1/deviceWxOrder/list?pageSize=200' },
   { method: 'POST', path: '/api/v1/deviceWxOrder/{orderId}/close', code: 'userRegister_n:topup', kind: 'object', setup: newOrder },
   { method: 'POST', path: '/api/v1/payment/sandbox/{orderNo}/pay', code: 'userRegister_n:topup', kind: 'object', setup: newOrder, url: (id) => `/api/v1/payment/sandbox/${orderNos.get(id)}/pay` },

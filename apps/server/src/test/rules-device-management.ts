@@ -106,7 +106,10 @@ export const DEVICE_ADMIN_ROWS: Row[] = [
   // ---- batch parameters: another tenant's device fails in the answer, nothing is sent
   { method: 'POST', path: '/api/v1/device/batchpara', code: 'batchpara:control', kind: 'list', marker: 'A标记设备', body: () => ({ deviceIds: [device], fieldCode: 'f04', value: 22, ttl: 3600 }) },
   // ---- bind records and imports
-  { method: 'GET', path: '/api/v1/device/bindrecord', code: 'deviceBindRecord', kind: 'object', url: () => `/api/v1/device/bindrecord?projectId=${pid()}` },
+  { method: 'GET', path: '/api/v1/device/bindrecord', code: ['deviceBindRecord', 'deviceBindManager'], kind: 'object', url: () => `/api/v1/device/bindrecord?projectId=${pid()}` },
+  { method: 'GET', path: '/api/v1/device/bind/list', code: 'deviceBindManager', kind: 'object', url: () => `/api/v1/device/bind/list?projectId=${pid()}` },
+  { method: 'POST', path: '/api/v1/device/bind/{deviceId}', code: 'deviceBindManager:btn_edit', kind: 'object', setup: () => inStorage(), body: () => ({ areaId: A().buildingId }) },
+  { method: 'POST', path: '/api/v1/device/unbind/{deviceId}', code: 'deviceBindManager:btn_edit', kind: 'object', setup: () => newDevice() },
   { method: 'POST', path: '/api/v1/device/deviceimport', code: 'deviceList_n:btn_add', kind: 'object', url: () => `/api/v1/device/deviceimport?projectId=${pid()}`, body: () => form(deviceSheet) },
   { method: 'POST', path: '/api/v1/device/gatewayimport', code: 'deviceList_n:btn_add', kind: 'object', url: () => `/api/v1/device/gatewayimport?projectId=${pid()}`, body: () => form(gatewaySheet) },
   // ---- online statistics, address changes, MQTT settings, the operation-log export

@@ -70,6 +70,12 @@ registerPages(['userGroup', 'groupmanagers'], () => import('../features/accounts
 registerPages(['devicedeposit', 'depositManage', 'depositManage_n'], () => import('../features/accounts/pages/deposit-manage'));
 registerPages(['userPayFeeUpper'], () => import('../features/accounts/pages/pay-fee-upper'));
 
+// data center workflows: repair work orders, binding devices to rooms, deposit collections and 直充 batches
+registerPages(['repairRecord'], () => import('../features/repairs/pages/repair-record'));
+registerPages(['deviceBindManager'], () => import('../features/device-management/pages/device-bind-manager'));
+registerPages(['depositRecharge'], () => import('../features/accounts/pages/deposit-recharge'));
+registerPages(['depositDirect'], () => import('../features/accounts/pages/deposit-direct'));
+
 // billing: configuration — the versioned tariff (one section per screen), device parameters, share teams, plans
 registerPages(['billingScheme'], () => import('../features/billing/pages/config-billing-scheme'));
 registerPages(['projectpara'], () => import('../features/billing/pages/config-project-para'));

@@ -155,6 +155,13 @@ async function readWithProgress(res: Response, onProgress: (bytes: number, rows:
   return new Blob(chunks, { type: res.headers.get('content-type') ?? 'application/octet-stream' });
 }
 
+/** A file as a Blob (images shown in the page, e.g. photo thumbnails: an <img> cannot carry the token). */
+export async function fetchBlob(url: string, opts: RequestOptions = {}): Promise<Blob> {
+  const res = await send('GET', url, { silent: true, ...opts });
+  if (!res.ok) throw new ApiError(`读取失败（${res.status}）`, res.status, res.status);
+  return res.blob();
+}
+
 export function fileNameOf(disposition: string | null): string | null {
   if (!disposition) return null;
   const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);

@@ -6,6 +6,7 @@ import {
   accountQuery, accountUpdate, balanceEventQuery, chargeBody, chargeLogQuery, depositActionParam, depositBody, fenToYuan, groupDeleteBody, idempotencyKey,
   ledgerQuery, moneySettingsBody, orderCreateBody, orderQuery, paymentAccountBody, positiveIdOf, reconcileQuery, refundBody, refundDecision, refundQuery,
   settlementBody, topupBody, type AccountDto, type RefundDto,
+  DEPOSIT_DIRECT_CAUSE, depositBatchParam, depositBatchQuery, depositCollectQuery, depositDirectBody, type LedgerEntryDto,
 } from '@kelvin/contracts';
 import { AppError, ok } from '../../lib/errors.ts';
 import { cstTime, streamXlsx } from '../../lib/excel.ts';
@@ -17,6 +18,8 @@ const idParam = z.object({ id: positiveIdOf('账户编号') });
 const projectParam = z.object({ projectId: positiveIdOf('项目编号') });
 const keyHeader = z.object({ 'idempotency-key': idempotencyKey });
 const tags = ['账户与资金'];
+/** the deposit screens' right to every deposit move (collect, deduct, refund) */
+const DEPOSIT_MOVERS = ['devicedeposit:deposit', 'depositManage:deposit', 'depositManage_n:deposit'] as const;
 
 /** Accounts, money moves, groups, settlement, payment accounts and orders (issue 11; spec §7.5 second-service calls). */
 export async function accountRoutes(app: FastifyInstance, opts: { accounts: AccountService; imports: AccountImports }) {
@@ -207,9 +210,52 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
 
   // ---------------------------------------------------------------- deposits (user/admindeposit/…)
   r.post('/api/v1/user/admindeposit/:action', {
-    schema: { tags, summary: '押金：collect 收取 | deduct 扣除 | refund 退还（请求头 Idempotency-Key）', params: depositActionParam, headers: keyHeader, body: depositBody },
-    config: { access: ['devicedeposit:deposit', 'depositManage:deposit', 'depositManage_n:deposit'], operation: '押金收退' },
-  }, async (req) => ok(await accounts.deposit(actorOf(req), req.params.action, req.body, key(req)), '操作成功'));
+    schema: { tags, summary: '押金：collect 收取 | deduct 扣除 | refund 退还（请求头 Idempotency-Key；押金充值的新增只能收取）', params: depositActionParam, headers: keyHeader, body: depositBody },
+    config: { access: [...DEPOSIT_MOVERS, 'depositRecharge:btn_add'], operation: '押金收退' },
+  }, async (req) => {
+    const actor = actorOf(req);
+    // 押金充值 (depositRecharge:btn_add) collects deposits; deducting or refunding one needs a deposit screen's right
+    if (req.params.action !== 'collect' && !DEPOSIT_MOVERS.some((c) => actor.user.codes.has(c))) throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
+    return ok(await accounts.deposit(actor, req.params.action, req.body, key(req)), '操作成功');
+  });
+
+  // ---------------------------------------------------------------- 押金充值 / 押金直充 (datacenter)
+  r.get('/api/v1/account/deposit/collect', {
+    schema: { tags, summary: '押金充值记录（收取押金的流水；账户、经办人、时间；含筛选合计 totalFen）', querystring: depositCollectQuery },
+    config: { access: 'depositRecharge' },
+  }, async (req) => ok(await accounts.depositCollects(actorOf(req), req.query)));
+
+  r.get('/api/v1/account/deposit/collect/export', {
+    schema: { tags, summary: '导出押金充值记录（Excel）', querystring: depositCollectQuery },
+    config: { access: 'depositRecharge:export' },
+  }, async (req, reply) => streamXlsx<LedgerEntryDto>(reply, '押金充值.xlsx', '押金充值', [
+    { header: '流水号', width: 10, value: (x) => x.id },
+    { header: '时间', width: 20, value: (x) => cstTime(x.createdAt) },
+    { header: '账户', value: (x) => x.accountName },
+    { header: '金额（元）', value: (x) => fenToYuan(x.amountFen) },
+    { header: '押金余额（元）', value: (x) => fenToYuan(x.balanceAfterFen) },
+    { header: '说明', width: 30, value: (x) => x.reason ?? '' },
+    { header: '方式', width: 10, value: (x) => (x.causeType === DEPOSIT_DIRECT_CAUSE ? '直充' : '收取') },
+    { header: '经办人', value: (x) => x.actorName ?? '' },
+  ], accounts.depositCollectRows(actorOf(req), req.query)));
+
+  r.post('/api/v1/account/deposit/direct', {
+    schema: { tags, summary: '押金直充：同一金额收取到多个账户或一个用户组（请求头 Idempotency-Key 为批次键；每个账户单独入账，重试不重复）', headers: keyHeader, body: depositDirectBody },
+    config: { access: 'depositDirect:btn_add', operation: '押金直充' },
+  }, async (req) => {
+    const res = await accounts.depositDirect(actorOf(req), req.body, key(req));
+    return ok(res, res.failedCount ? `成功 ${res.okCount} 户，失败 ${res.failedCount} 户` : `成功 ${res.okCount} 户`);
+  });
+
+  r.get('/api/v1/account/deposit/direct', {
+    schema: { tags, summary: '押金直充批次（户数、合计、经办人）', querystring: depositBatchQuery },
+    config: { access: 'depositDirect' },
+  }, async (req) => ok(await accounts.depositBatches(actorOf(req), req.query)));
+
+  r.get('/api/v1/account/deposit/direct/:batchKey', {
+    schema: { tags, summary: '一个直充批次的流水', params: depositBatchParam },
+    config: { access: 'depositDirect' },
+  }, async (req) => ok(await accounts.depositBatch(actorOf(req), req.params.batchKey)));
 
   // ---------------------------------------------------------------- orders (deviceWxOrder) and payment accounts
   r.get('/api/v1/deviceWxOrder/list', {

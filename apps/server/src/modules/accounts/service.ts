@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import {
   ResultCode, amountInWords, fenToYuan,
   type AccountCreate, type AccountDto, type AccountGroupBody, type AccountGroupDto, type AccountKind, type AccountQuery, type AccountStatus,
+  DEPOSIT_DIRECT_CAUSE, type DepositBatchDto, type DepositCollectPage, type DepositCollectQuery, type DepositDirectBody, type DepositDirectResult, type DepositDirectRow,
   type AccountUpdate, type BalanceEventDto, type BalanceEventKind, type ChargeBody, type ChargeLogQuery, type DepositAction, type DepositBody,
   type LedgerBook, type LedgerEntryDto, type LedgerKind, type LedgerQuery, type MoneyMoveResult, type MoneySettingsBody, type MoneySettingsDto,
   type OrderDto, type OrderQuery, type OrderStatus, type PaymentAccountBody, type PaymentAccountDto, type PaymentProviderKind, type ReceiptDto,
@@ -11,6 +12,7 @@ import {
 import type { Db } from '../../db/index.ts';
 import { storedSecret } from '../../db/secrets.ts';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../lib/errors.ts';
+import { byIdDescending } from '../../lib/excel.ts';
 import { paginate } from '../../lib/pagination.ts';
 import { systemScope, type Actor, type Scope } from '../../lib/scope.ts';
 import type { ProjectService } from '../projects/index.ts';
@@ -257,6 +259,16 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
     return out;
   }
 
+  function depositCollectQuery(scope: Scope, q: DepositCollectQuery) {
+    let query = repo.entriesOf(db, scope).where('ledger_entry.kind', '=', 'deposit_collect');
+    if (q.projectId) query = query.where('ledger_entry.project_id', '=', q.projectId);
+    if (q.accountId) query = query.where('ledger_entry.account_id', '=', q.accountId);
+    if (q.operator) query = query.where('ledger_entry.actor_name', 'like', `%${q.operator}%`);
+    if (q.startTime !== undefined) query = query.where('ledger_entry.created_at', '>=', q.startTime);
+    if (q.endTime !== undefined) query = query.where('ledger_entry.created_at', '<', q.endTime);
+    return query;
+  }
+
   // ------------------------------------------------------------ the service
 
   const service = {
@@ -488,6 +500,100 @@ export function createAccountService(deps: { db: Db; projects: ProjectService; d
         }, moverOf(actor));
         return { entryId: p.entryId, balanceFen: p.balanceFen, depositFen: p.depositFen };
       });
+    },
+
+    /** 押金充值: deposit collections (of a project, account, operator, time) and the total of the whole filter. */
+    async depositCollects(actor: Actor, q: DepositCollectQuery): Promise<DepositCollectPage> {
+      const query = depositCollectQuery(actor.scope, q);
+      const [page, sum] = await Promise.all([
+        paginate(query, q, (b) => b.orderBy('ledger_entry.id', 'desc')),
+        query.clearSelect().select((eb) => eb.fn.sum<number>('ledger_entry.amount_fen').as('s')).executeTakeFirst(),
+      ]);
+      return { total: page.total, rows: page.rows.map(entryDto), totalFen: Number(sum?.s ?? 0) };
+    },
+
+    depositCollectRows: (actor: Actor, q: DepositCollectQuery) => byIdDescending(async (before, limit) => {
+      let query = depositCollectQuery(actor.scope, q).orderBy('ledger_entry.id', 'desc').limit(limit);
+      if (before !== null) query = query.where('ledger_entry.id', '<', before);
+      return (await query.execute()).map(entryDto);
+    }),
+
+    /**
+     * 押金直充: one deposit amount collected for each of several accounts (picked, or a user group's members). Each
+     * account is its own money move under `${batchKey}.${accountId}` (client keys have no '.', so none collides): a
+     * retried batch answers the accounts credited before from their stored results and credits only the others.
+     */
+    async depositDirect(actor: Actor, b: DepositDirectBody, batchKey: string): Promise<DepositDirectResult> {
+      const p = await projects.project(actor.scope, b.projectId);
+      const ids = new Set(b.accountIds ?? []);
+      if (b.groupId !== undefined) {
+        const g = await repo.groupsOf(db, actor.scope).select(['id', 'project_id']).where('id', '=', b.groupId).executeTakeFirst();
+        if (!g || g.project_id !== p.id) throw invalid('用户组不存在或不属于该项目', ['groupId']);
+        const members = await repo.accountsOf(db, actor.scope).select('id').where('group_id', '=', g.id).where('status', '=', 'active').orderBy('id').execute();
+        for (const m of members) ids.add(m.id);
+      }
+      if (!ids.size) throw invalid('所选用户组没有在用的账户', ['groupId']);
+      if (ids.size > 500) throw invalid('一次最多 500 个账户', ['accountIds']);
+      const names = new Map((await repo.accountsOf(db, actor.scope).select(['id', 'name', 'project_id']).where('id', 'in', [...ids]).execute()).map((r) => [r.id, r]));
+      const rows: DepositDirectRow[] = [];
+      for (const id of ids) {
+        const acc = names.get(id);
+        if (!acc || acc.project_id !== p.id) {
+          rows.push({ accountId: id, accountName: acc?.name ?? '', ok: false, replayed: false, entryId: null, depositFen: null, error: acc ? '账户不属于该项目' : '账户不存在' });
+          continue;
+        }
+        const key = `${batchKey}.${id}`;
+        const body = { amountFen: b.amountFen, reason: b.reason, batch: batchKey };
+        try {
+          const { result, replayed } = await once(db, actor.scope.tenantId, key, requestHash('deposit_direct', id, body), async (trx) => {
+            const locked = await lockedAccount(trx, actor.scope, id);
+            const posted = await post(trx, locked, {
+              kind: 'deposit_collect', amountFen: b.amountFen, reason: b.reason, idemKey: key, causeType: DEPOSIT_DIRECT_CAUSE, causeId: batchKey,
+            }, moverOf(actor));
+            return { entryId: posted.entryId, balanceFen: posted.balanceFen, depositFen: posted.depositFen };
+          });
+          rows.push({ accountId: id, accountName: acc.name, ok: true, replayed, entryId: result.entryId, depositFen: result.depositFen, error: null });
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          rows.push({ accountId: id, accountName: acc.name, ok: false, replayed: false, entryId: null, depositFen: null, error: err.message });
+        }
+      }
+      const okRows = rows.filter((r) => r.ok);
+      return { batchKey, okCount: okRows.length, failedCount: rows.length - okRows.length, creditedFen: okRows.length * b.amountFen, rows };
+    },
+
+    /** The 直充 batches as the ledger holds them (entries grouped by their batch key), newest first. */
+    async depositBatches(actor: Actor, q: { pageNo: number; pageSize: number; projectId?: number; startTime?: number; endTime?: number }) {
+      let query = repo.entriesOf(db, actor.scope).where('ledger_entry.cause_type', '=', DEPOSIT_DIRECT_CAUSE).where('ledger_entry.kind', '=', 'deposit_collect');
+      if (q.projectId) query = query.where('ledger_entry.project_id', '=', q.projectId);
+      if (q.startTime !== undefined) query = query.where('ledger_entry.created_at', '>=', q.startTime);
+      if (q.endTime !== undefined) query = query.where('ledger_entry.created_at', '<', q.endTime);
+      const grouped = query.clearSelect().select((eb) => [
+        'ledger_entry.cause_id as batch_key',
+        eb.fn.min<number>('ledger_entry.project_id').as('project_id'),
+        eb.fn.countAll<number>().as('accounts'),
+        eb.fn.sum<number>('ledger_entry.amount_fen').as('total_fen'),
+        eb.fn.max<string>('ledger_entry.reason').as('reason'),
+        eb.fn.max<string>('ledger_entry.actor_name').as('operator'),
+        eb.fn.min<number>('ledger_entry.created_at').as('created_at'),
+      ]).groupBy('ledger_entry.cause_id');
+      const total = await db.selectFrom(grouped.as('g')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+      const rows = await db.selectFrom(grouped.as('g')).selectAll().orderBy('created_at', 'desc').orderBy('batch_key').limit(q.pageSize).offset((q.pageNo - 1) * q.pageSize).execute();
+      return {
+        total: Number(total?.n ?? 0),
+        rows: rows.map((r): DepositBatchDto => ({
+          batchKey: String(r.batch_key), projectId: Number(r.project_id), accounts: Number(r.accounts), totalFen: Number(r.total_fen), reason: r.reason, operator: r.operator,
+          createdAt: Number(r.created_at),
+        })),
+      };
+    },
+
+    /** The entries of one 直充 batch (404 when the caller sees none of them). */
+    async depositBatch(actor: Actor, batchKey: string): Promise<LedgerEntryDto[]> {
+      const rows = await repo.entriesOf(db, actor.scope).where('ledger_entry.cause_type', '=', DEPOSIT_DIRECT_CAUSE).where('ledger_entry.cause_id', '=', batchKey)
+        .orderBy('ledger_entry.id').limit(1000).execute();
+      if (!rows.length) throw notFound('直充批次');
+      return rows.map(entryDto);
     },
 
     async ledger(actor: Actor, id: number, q: LedgerQuery) {

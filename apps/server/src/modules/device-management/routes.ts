@@ -6,7 +6,7 @@ import {
   DEVICE_TYPES, IMPORT_MAX_BYTES, backUpBody, batchParaBody, bindRecordQuery, cardListQuery, create4gBody, deviceActiveBody, deviceCardBody,
   deviceCodeSchema, deviceCreateBody, deviceCreateParams, deviceDeleteBody, deviceIdParam, deviceImportQuery, deviceMoveBody, deviceMoveParams,
   deviceUpdateBody, groupBody, groupDevicesQuery, groupIdParam, groupListQuery, groupMembersBody, groupPatchBody, list4gQuery, replaceQuery,
-  storageAddBody, storageAllQuery, storageQuery, storageRenameBody, update4gBody, decimal,
+  storageAddBody, storageAllQuery, storageQuery, storageRenameBody, update4gBody, decimal, deviceBindBody, deviceBindParams, deviceBindQuery,
 } from '@kelvin/contracts';
 import { invalid, ok } from '../../lib/errors.ts';
 import { cstTime, streamXlsx } from '../../lib/excel.ts';
@@ -264,8 +264,26 @@ export async function deviceManagementRoutes(app: FastifyInstance, deps: DeviceM
 
   r.get('/api/v1/device/bindrecord', {
     schema: { tags, summary: '设备绑定记录（安装、移动、入库、更换、删除、导入）', querystring: bindRecordQuery },
-    config: { access: 'deviceBindRecord' },
+    // 设备绑定管理 shows one device's history in a drawer
+    config: { access: ['deviceBindRecord', 'deviceBindManager'] },
   }, async (req) => ok(await admin.bindRecords(actorOf(req).scope, req.query)));
+
+  /* ---------- 设备绑定管理 (deviceBindManager) ---------- */
+
+  r.get('/api/v1/device/bind/list', {
+    schema: { tags, summary: '设备绑定管理：项目设备及其所在房间（已绑定 / 未绑定）', querystring: deviceBindQuery },
+    config: { access: 'deviceBindManager' },
+  }, async (req) => ok(await admin.bindList(actorOf(req).scope, req.query)));
+
+  r.post('/api/v1/device/bind/:deviceId', {
+    schema: { tags, summary: '绑定设备到房间（或改绑；写入绑定记录）', params: deviceBindParams, body: deviceBindBody },
+    config: { access: 'deviceBindManager:btn_edit', operation: '绑定设备' },
+  }, async (req) => ok(await admin.bind(actorOf(req), req.params.deviceId, req.body.areaId), '绑定成功'));
+
+  r.post('/api/v1/device/unbind/:deviceId', {
+    schema: { tags, summary: '解绑设备（转入项目库存；写入绑定记录）', params: deviceBindParams },
+    config: { access: 'deviceBindManager:btn_edit', operation: '解绑设备' },
+  }, async (req) => ok(await admin.unbind(actorOf(req), req.params.deviceId), '已解绑'));
 
   for (const [path, kind, operation] of [['deviceimport', 'areaDevice', '导入设备'], ['gatewayimport', 'gateway', '导入网关']] as const) {
     r.post(`/api/v1/device/${path}`, {

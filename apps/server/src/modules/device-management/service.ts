@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import {
   BIND_ACTION_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, type BindAction, type BindRecord, type DeviceCard,
-  type DeviceRow, type Device4gRow, type ReplaceResult, type StorageRow,
+  type DeviceBindQuery, type DeviceBindRow, type DeviceRow, type Device4gRow, type ReplaceResult, type StorageRow,
 } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
@@ -156,7 +156,7 @@ export function createDeviceManagementService(deps: { db: Db; projects: ProjectS
   }
 
   /** updatearea: several devices into one area of their project, all or none. */
-  async function move(a: Actor, ids: number[], areaId: number) {
+  async function move(a: Actor, ids: number[], areaId: number, detail = '移动设备') {
     const rows = await Promise.all([...new Set(ids)].map((id) => device(a.scope, id)));
     const project = await projects.projectOf(a.scope, areaId);
     const foreign = rows.find((r) => r.project_id !== project.id);
@@ -167,7 +167,7 @@ export function createDeviceManagementService(deps: { db: Db; projects: ProjectS
     await db.transaction().execute(async (trx) => {
       await devices.updateDevices(trx, rows.map((r) => r.id), { area_id: areaId });
       for (const [i, r] of changed.entries()) {
-        await record(trx, r, r.area_id === null ? 'install' : 'move', a, { from: r.area_id, to: areaId, areaPath: `${from[i]} → ${to}`, detail: '移动设备' });
+        await record(trx, r, r.area_id === null ? 'install' : 'move', a, { from: r.area_id, to: areaId, areaPath: `${from[i]} → ${to}`, detail });
       }
     });
     return { moved: rows.length };
@@ -204,13 +204,13 @@ export function createDeviceManagementService(deps: { db: Db; projects: ProjectS
   }
 
   /** backUpDevice: the device leaves its room for the project's storage (a spare); its history stays with it. */
-  async function backUp(a: Actor, id: number) {
+  async function backUp(a: Actor, id: number, detail = '转入库存（备用）') {
     const row = await device(a.scope, id);
     if (row.area_id === null) throw invalid('设备已在库存中', ['id']);
     const areaPath = await pathOf(a.scope, row.area_id);
     await db.transaction().execute(async (trx) => {
       await devices.updateDevices(trx, [row.id], { area_id: null, gateway_id: null });
-      await record(trx, row, 'spare', a, { from: row.area_id, areaPath, detail: '转入库存（备用）' });
+      await record(trx, row, 'spare', a, { from: row.area_id, areaPath, detail });
     });
     return fresh(a.scope, row.id);
   }
@@ -316,9 +316,50 @@ export function createDeviceManagementService(deps: { db: Db; projects: ProjectS
       return { device: await fresh(a.scope, made.device.id), credentials: made.credentials };
     },
 
-    async bindRecords(scope: Scope, q: { projectId: number; deviceCode?: string; action?: BindAction; pageNo: number; pageSize: number }) {
+    /** 设备绑定管理: the project's devices with the area each sits in (bound) or storage (unbound), and their latest bind record. */
+    async bindList(scope: Scope, q: DeviceBindQuery) {
+      const p = await projects.project(scope, q.projectId);
+      let query = devices.scopedDevices(scope).selectAll().where('project_id', '=', p.id);
+      if (q.bound === 'bound') query = query.where('area_id', 'is not', null);
+      if (q.bound === 'unbound') query = query.where('area_id', 'is', null);
+      if (q.deviceType) query = query.where('device_type', '=', q.deviceType);
+      if (q.keyword) query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_name']), 'like', repo.likeName(q.keyword!)), eb(eb.fn('lower', ['device_code']), 'like', repo.likeName(q.keyword!))]));
+      const page = await paginate(query, q, (b) => b.orderBy('device_code'));
+      const rows = await devices.toRows(scope, page.rows);
+      const ids = page.rows.map((r) => r.id);
+      const last = ids.length ? await db.selectFrom('device_bind_record').select(['device_id', 'at', 'username', 'action', 'id']).where('device_id', 'in', ids)
+        .where('id', 'in', (eb) => eb.selectFrom('device_bind_record').select((e) => e.fn.max<number>('id').as('id')).where('device_id', 'in', ids).groupBy('device_id')).execute() : [];
+      const lastOf = new Map(last.map((r) => [r.device_id, r]));
+      return {
+        total: page.total,
+        rows: rows.map((d, i): DeviceBindRow => {
+          const l = lastOf.get(d.id);
+          return {
+            id: d.id, deviceCode: d.deviceCode, deviceName: d.deviceName, deviceType: d.deviceType, typeName: d.typeName, online: d.online,
+            areaId: page.rows[i].area_id, areaPath: page.rows[i].area_id === null ? null : d.areaPath, lastAt: l?.at ?? null, lastBy: l?.username ?? null,
+            lastAction: l ? BIND_ACTION_LABELS[l.action as BindAction] ?? l.action : null,
+          };
+        }),
+      };
+    },
+
+    /** 绑定: a device into an area of its project (from storage or another room), written as a bind record. */
+    async bind(a: Actor, id: number, areaId: number) {
+      const row = await device(a.scope, id);
+      const area = await projects.area(a.scope, areaId).catch(() => null);
+      if (!area || area.level === 'project' || area.level === 'region') throw invalid('请选择本项目中的楼栋、楼层或房间', ['areaId']);
+      if (row.area_id === areaId) throw conflict('设备已绑定在该位置');
+      await move(a, [row.id], areaId, row.area_id === null ? '绑定到房间' : '改绑到其他房间');
+      return fresh(a.scope, row.id);
+    },
+
+    /** 解绑: the device leaves its room for the project's storage, written as a bind record. */
+    unbind: (a: Actor, id: number) => backUp(a, id, '解绑（转入库存）'),
+
+    async bindRecords(scope: Scope, q: { projectId: number; deviceCode?: string; action?: BindAction; deviceId?: number; pageNo: number; pageSize: number }) {
       const p = await projects.project(scope, q.projectId);
       let query = db.selectFrom('device_bind_record').selectAll().where('project_id', '=', p.id);
+      if (q.deviceId) query = query.where('device_id', '=', q.deviceId);
       if (q.deviceCode) query = query.where((eb) => eb.or([eb('old_device_code', '=', q.deviceCode!), eb('new_device_code', '=', q.deviceCode!)]));
       if (q.action) query = query.where('action', '=', q.action);
       const page = await paginate(query, q, (b) => b.orderBy('at', 'desc').orderBy('id', 'desc'));

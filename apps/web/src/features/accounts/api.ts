@@ -1,6 +1,6 @@
 import type {
   AccountCreate, AccountDto, AccountGroupBody, AccountGroupDto, AccountImportResult, AccountUpdate, BalanceEventDto, DepositAction,
-  DepositBody, LedgerEntryDto, MoneyMoveResult, MoneySettingsBody, MoneySettingsDto, OrderDto, OrderStatus, Page, PaymentAccountBody,
+  DepositBatchDto, DepositBody, DepositCollectPage, DepositDirectBody, DepositDirectResult, LedgerEntryDto, MoneyMoveResult, MoneySettingsBody, MoneySettingsDto, OrderDto, OrderStatus, Page, PaymentAccountBody,
   PaymentAccountDto, ReceiptDto, ReconcileResult, RefundBody, RefundDto, RefundResult, SettlementBody, SettlementPreview,
   SettlementResult, TopupBody, TopupResult,
 } from '@kelvin/contracts';
@@ -30,6 +30,11 @@ export const accountApi = {
   deposit: (action: DepositAction, body: DepositBody, key: string) => http.post<MoneyMoveResult>(`/api/v1/user/admindeposit/${action}`, body, idem(key)),
   leaveCheck: (id: number) => http.get<SettlementPreview>(`/api/v1/account/${id}/leave/check`),
   leaveClean: (id: number, body: SettlementBody, key: string) => http.post<SettlementResult>(`/api/v1/account/${id}/leave/clean`, body, idem(key)),
+
+  depositCollects: (q: Query) => http.get<DepositCollectPage>('/api/v1/account/deposit/collect', q),
+  depositDirect: (body: DepositDirectBody, key: string) => http.post<DepositDirectResult>('/api/v1/account/deposit/direct', body, idem(key, { timeout: 120_000 })),
+  depositBatches: (q: Query) => http.get<Page<DepositBatchDto>>('/api/v1/account/deposit/direct', q),
+  depositBatch: (batchKey: string) => http.get<LedgerEntryDto[]>(`/api/v1/account/deposit/direct/${encodeURIComponent(batchKey)}`),
 
   ledger: (id: number, q: Query) => http.get<Page<LedgerEntryDto>>(`/api/v1/account/${id}/ledger`, q),
   chargelog: (q: Query) => http.get<Page<LedgerEntryDto>>('/api/v1/account/chargelog', q),
@@ -78,4 +83,7 @@ export const accountKeys = {
   events: (projectId: number | null) => ['accounts', 'events', projectId] as const,
   leave: (id: number | null) => ['accounts', 'leave', id] as const,
   paymentAccount: (projectId: number | null) => ['accounts', 'payment-account', projectId] as const,
+  depositCollects: (projectId: number | null) => ['accounts', 'deposit-collects', projectId] as const,
+  depositBatches: (projectId: number | null) => ['accounts', 'deposit-batches', projectId] as const,
+  depositBatch: (batchKey: string | null) => ['accounts', 'deposit-batch', batchKey] as const,
 };

@@ -1,5 +1,5 @@
 import type {
-  AddressChangeRow, BatchParaAnswer, DeviceCard, DeviceCardBody, DeviceCredentials, DeviceGroup, DeviceImportResult, DeviceRow, Device4gRow,
+  AddressChangeRow, BatchParaAnswer, BindRecord, DeviceBindRow, DeviceCard, DeviceCardBody, DeviceCredentials, DeviceGroup, DeviceImportResult, DeviceRow, Device4gRow,
   FactoryDeviceRow, FactoryRunView, MqttSettingView, OnlineHistory, OnlineNowRow, Page, ReplaceResult, StorageRow,
 } from '@kelvin/contracts';
 import type { ListParams } from '../../components/data-table';
@@ -7,6 +7,11 @@ import { QR_DOWNLOAD_TIMEOUT_MS, download, http } from '../../lib/http';
 
 /** Device-management screens (the device list and storage, groups, batch writes, SIM cards, statistics, addresses, MQTT, factory bench); device lists, types and logs are the devices feature's. */
 export const dmApi = {
+  bindList: (q: ListParams) => http.get<Page<DeviceBindRow>>('/api/v1/device/bind/list', q),
+  bind: (deviceId: number, areaId: number) => http.post<DeviceRow>(`/api/v1/device/bind/${deviceId}`, { areaId }),
+  unbind: (deviceId: number) => http.post<DeviceRow>(`/api/v1/device/unbind/${deviceId}`),
+  bindRecords: (q: ListParams) => http.get<Page<BindRecord>>('/api/v1/device/bindrecord', q),
+
   groups: (projectId: number) => http.get<DeviceGroup[]>('/api/v1/device/group/list', { projectId }),
   createGroup: (body: { projectId: number; name: string; remark?: string | null }) => http.post<{ id: number }>('/api/v1/device/group/create', body),
   updateGroup: (id: number, body: { name?: string; remark?: string | null }) => http.put<{ id: number }>(`/api/v1/device/group/${id}`, body),
@@ -65,6 +70,8 @@ export const dmApi = {
 /** Query keys of the device-management resources, one per resource. */
 export const dmKeys = {
   all: ['dm'] as const,
+  binds: (projectId: number | null) => ['dm', 'binds', projectId] as const,
+  bindHistory: (deviceId: number | null) => ['dm', 'bind-history', deviceId] as const,
   groups: ['dm', 'groups'] as const,
   groupList: (projectId: number | null) => ['dm', 'groups', projectId] as const,
   groupMembers: (groupId: number) => ['dm', 'groups', 'members', groupId] as const,

@@ -65,7 +65,7 @@ export function TopupDialog({ account, open, onClose, onDone }: { account: Accou
 }
 
 /** the 大写 of what is typed, as it will appear on the receipt */
-function AmountWords({ name }: { name: string }) {
+export function AmountWords({ name }: { name: string }) {
   const value = Form.useWatch(name) as string | undefined;
   const r = parseYuan(value);
   return r.ok ? <Typography.Paragraph type="secondary" style={{ marginTop: -12 }} data-testid="amount-words">大写：{amountInWords(r.fen)}</Typography.Paragraph> : null;

@@ -1,0 +1,2 @@
+/** 维修记录: what other features may use. */
+export { repairApi, repairKeys } from './api';
