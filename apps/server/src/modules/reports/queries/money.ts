@@ -5,7 +5,7 @@ import {
 } from '@kelvin/contracts';
 import { cstDayStart } from '../../accounts/index.ts';
 import { amountFen, quantize, scaleFen, tariffDocOf } from '../../billing/index.ts';
-import { bucketLabel, bucketStart, buckets, cstDate, dayLabels, memorySource, type Grain, type ReportContext, type ReportQueryFn, type ReportSource, type SortSpec } from '../source.ts';
+import { bucketLabel, bucketStart, buckets, dayLabels, memorySource, type Grain, type ReportContext, type ReportQueryFn, type ReportSource, type SortSpec } from '../source.ts';
 import { likeOf, roomsOf, tableSource, withRoomsSource } from './records.ts';
 
 /**
