@@ -42,6 +42,7 @@ export interface ReportFilter {
 /** The cumulative counters energy reports read (use = end − start, from the device roll-ups). */
 export const ENERGY_COUNTERS = {
   f70: { label: '电能', unit: 'kWh' },
+  f48: { label: '热泵耗电', unit: 'kWh' },
   f60: { label: '热量', unit: 'GJ' },
   f24: { label: '空调能量当量', unit: 'kWh' },
   f23: { label: '空调时间当量', unit: 'h' },
