@@ -57,8 +57,40 @@ test('月末对账：充值记录按月筛选、合计、导出与打印', async
   await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
   await page.emulateMedia({ media: 'screen' });
 
+  // 缴费报表: money in by day and method, the chart over the month
+  await open(page, 'payReport', sunshine);
+  await expect(page.getByTestId('report-chart')).toBeVisible();
+  const pay = await api<ReportPage>(page, 'GET', `/api/v1/datacenter/payReport?projectId=${sunshine}&pageSize=50`);
+  // the day total ties to the 充值记录 of the same month (top-ups − refunds)
+  expect(pay.totals.netFen).toBe(month.totals.amountFen);
+  await shot(page, 'datacenter-pay-report');
+
   await open(page, 'userList_n', sunshine);
   await expect(page.getByTestId('report-total-row')).toBeVisible();
   await shot(page, 'datacenter-user-list');
+  expect(errors).toEqual([]);
+});
+
+test('能耗：数据统计的趋势与排行、年度同比', async ({ page }) => {
+  const errors = watchConsole(page);
+  await login(page);
+  const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
+  const lingang = findNode(tree, '临港 4G 电能园区')!.id;
+  // the simulated meters report every few seconds: wait until today's roll-up holds some use
+  await expect.poll(async () => (await api<ReportPage>(page, 'GET', `/api/v1/datacenter/datastats?projectId=${lingang}&counter=f70`)).totals.usage ?? 0, { timeout: 60_000 }).toBeGreaterThan(0);
+
+  await open(page, 'datastats', lingang);
+  await expect(page.getByTestId('report-chart')).toBeVisible();
+  await expect(page.getByTestId('report-total-row')).toContainText('合计');
+  await shot(page, 'datacenter-datastats');
+  // switching the grain to 按小时 for today: one chart point per hour so far
+  await page.getByRole('tab', { name: '设备用量排行' }).click();
+  await expect(page.locator('.ant-tabs-tabpane-active .ant-table-row').first()).toBeVisible();
+  await expect(page.locator('.ant-tabs-tabpane-active').getByTestId('report-chart')).toBeVisible();
+  await shot(page, 'datacenter-useenergy');
+
+  await open(page, 'annualData', lingang);
+  await expect(page.locator('.ant-table-row')).toHaveCount(12);
+  await shot(page, 'datacenter-annual');
   expect(errors).toEqual([]);
 });

@@ -466,8 +466,13 @@ function cstText(ms: number, withTime: boolean): string {
 
 // ---------------------------------------------------------------- datademo (数据示例): one device field's readings
 
-/** Raw readings are answered for at most this long a period (longer periods wait for the device roll-ups). */
-export const DATADEMO_MAX_RANGE_MS = 7 * 86_400_000;
+/** Raw readings for periods up to 7 days; up to 62 days hourly means, up to two years daily means (device roll-ups). */
+export const DATADEMO_RAW_MAX_MS = 7 * 86_400_000;
+export const DATADEMO_HOURLY_MAX_MS = 62 * 86_400_000;
+export const DATADEMO_MAX_RANGE_MS = 2 * 366 * 86_400_000;
+export type DatademoResolution = 'raw' | 'hour' | 'day';
+export const datademoResolution = (from: number, to: number): DatademoResolution =>
+  (to - from <= DATADEMO_RAW_MAX_MS ? 'raw' : to - from <= DATADEMO_HOURLY_MAX_MS ? 'hour' : 'day');
 
 export const datademoDeviceQuery = z.object({
   projectId: decimal(z.number({ error: '请选择项目' }).int().positive('请选择项目')),
@@ -499,5 +504,7 @@ export interface DatademoSeries {
   unit: string;
   from: number;
   to: number;
+  /** raw readings, or the mean of each hour / day (from the roll-ups) */
+  resolution: DatademoResolution;
   points: [number, number][];
 }

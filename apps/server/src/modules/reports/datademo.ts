@@ -1,4 +1,4 @@
-import { DATADEMO_MAX_RANGE_MS, DEVICE_TYPE_BY_CODE, type DatademoDevice, type DatademoSeries, type Page } from '@kelvin/contracts';
+import { DATADEMO_MAX_RANGE_MS, DEVICE_TYPE_BY_CODE, datademoResolution, type DatademoDevice, type DatademoSeries, type Page } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
@@ -13,8 +13,9 @@ function numericFields(type: string) {
 }
 
 /**
- * 数据示例 (datademo): one device field's raw readings over a period of at most 7 days — every reading for the chart and
- * the same readings newest first by page for the table. Read from the core's history (readingsIn).
+ * 数据示例 (datademo): one device field over a period — up to 7 days every raw reading (the core's readingsIn), longer
+ * the mean of each hour (≤ 62 days) or day (≤ two years) from the roll-ups; the chart gets them all, the table the
+ * same points newest first by page.
  */
 export function createDatademo(deps: { db: Db; core: DeviceCore; projects: ProjectService }) {
   const { db, core, projects } = deps;
@@ -25,10 +26,16 @@ export function createDatademo(deps: { db: Db; core: DeviceCore; projects: Proje
     const field = numericFields(device.device_type).find((f) => f.code === q.field);
     if (!field) throw invalid('该设备没有这个数值字段', ['field']);
     if (q.to <= q.from) throw invalid('结束时间必须晚于开始时间', ['to']);
-    if (q.to - q.from > DATADEMO_MAX_RANGE_MS) throw invalid('原始数据最多查询 7 天，请缩短时间范围', ['from']);
+    if (q.to - q.from > DATADEMO_MAX_RANGE_MS) throw invalid('最多查询两年，请缩短时间范围', ['from']);
+    const resolution = datademoResolution(q.from, q.to);
+    if (resolution !== 'raw') {
+      // longer periods: the mean of each hour or day from the roll-ups (never a scan of months of raw history)
+      const stats = await core.stats({ deviceIds: [device.id], fields: [field.code], grain: resolution, from: q.from, to: q.to });
+      return { field, resolution, points: stats.map((r): [number, number] => [r.bucket, Math.round(r.avg * 1e6) / 1e6]) };
+    }
     // readingsIn answers (from, until]; the period is [from, to)
     const rows = await core.devices.readingsIn([device.id], [field.code], q.from - 1, q.to - 1);
-    return { field, points: rows.map((r): [number, number] => [Number(r.ts), Number(r.num)]) };
+    return { field, resolution, points: rows.map((r): [number, number] => [Number(r.ts), Number(r.num)]) };
   }
 
   return {
@@ -49,8 +56,8 @@ export function createDatademo(deps: { db: Db; core: DeviceCore; projects: Proje
     },
 
     async series(actor: Actor, q: { deviceId: number; field: string; from: number; to: number }): Promise<DatademoSeries> {
-      const { field, points } = await readings(actor, q);
-      return { field: field.code, label: field.label, unit: field.unit, from: q.from, to: q.to, points };
+      const { field, resolution, points } = await readings(actor, q);
+      return { field: field.code, label: field.label, unit: field.unit, from: q.from, to: q.to, resolution, points };
     },
 
     /** The same readings newest first, by page. */

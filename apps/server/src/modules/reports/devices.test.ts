@@ -186,7 +186,7 @@ describe('数据示例 datademo', () => {
   it('answers the readings of [from, to): all for the chart, newest first by page for the table', async () => {
     const range = `deviceId=${thermo}&field=f03&from=${base + 10 * HOUR}&to=${base + 20 * HOUR}`;
     const series = (await demo('series', range)).data;
-    expect(series).toMatchObject({ field: 'f03', label: '室内温度', unit: '°C' });
+    expect(series).toMatchObject({ field: 'f03', label: '室内温度', unit: '°C', resolution: 'raw' });
     expect(series.points).toHaveLength(10);
     expect(series.points[0]).toEqual([base + 10 * HOUR, 19]);
     expect(series.points[9]).toEqual([base + 19 * HOUR, 19.9]);
@@ -196,8 +196,11 @@ describe('数据示例 datademo', () => {
     expect((await demo('readings', `${range}&pageNo=3&pageSize=4`)).data.rows.map((r: { value: number }) => r.value)).toEqual([19.1, 19]);
   });
 
-  it('refuses more than 7 days, a field the device lacks, another tenant\'s device', async () => {
-    expect((await demo('series', `deviceId=${thermo}&field=f03&from=${base - 8 * DAY}&to=${base}`)).msg).toContain('7 天');
+  it('answers longer periods from the roll-ups (hourly, then daily means); refuses more than two years, a field the device lacks, another tenant\'s device', async () => {
+    // these readings went straight into history (no ingest): the roll-ups hold nothing for them, and say so honestly
+    expect((await demo('series', `deviceId=${thermo}&field=f03&from=${base - 8 * DAY}&to=${base}`)).data).toMatchObject({ resolution: 'hour', points: [] });
+    expect((await demo('series', `deviceId=${thermo}&field=f03&from=${base - 100 * DAY}&to=${base}`)).data).toMatchObject({ resolution: 'day' });
+    expect((await demo('series', `deviceId=${thermo}&field=f03&from=${base - 3 * 366 * DAY}&to=${base}`)).msg).toContain('两年');
     expect((await demo('series', `deviceId=${thermo}&field=f70&from=${base}&to=${base + DAY}`)).code).toBe(40000);
     expect((await demo('series', `deviceId=999999&field=f03&from=${base}&to=${base + DAY}`)).code).toBe(40400);
   });

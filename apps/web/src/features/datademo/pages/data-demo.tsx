@@ -6,7 +6,7 @@ import * as echarts from 'echarts/core';
 import { LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { DATADEMO_MAX_RANGE_MS, periodRange, type DatademoSeries } from '@kelvin/contracts/reports';
+import { DATADEMO_MAX_RANGE_MS, datademoResolution, periodRange, type DatademoSeries } from '@kelvin/contracts/reports';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
@@ -15,10 +15,12 @@ import { datademoApi, datademoKeys } from '../api';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
 
-type Preset = 'today' | 'day' | 'week' | 'days7' | 'custom';
+type Preset = 'today' | 'day' | 'week' | 'days7' | 'month' | 'days30' | 'year' | 'custom';
 const PRESETS: { value: Preset; label: string }[] = [
-  { value: 'today', label: '今日' }, { value: 'day', label: '近 24 小时' }, { value: 'week', label: '本周' }, { value: 'days7', label: '近 7 天' }, { value: 'custom', label: '自定义' },
+  { value: 'today', label: '今日' }, { value: 'day', label: '近 24 小时' }, { value: 'week', label: '本周' }, { value: 'days7', label: '近 7 天' },
+  { value: 'month', label: '本月' }, { value: 'days30', label: '近 30 天' }, { value: 'year', label: '本年' }, { value: 'custom', label: '自定义' },
 ];
+const RESOLUTION = { raw: '原始读数', hour: '每小时平均', day: '每日平均' } as const;
 const HOUR = 3600_000;
 
 /** [from, to) of a preset; `now` rounded to the minute so the query key holds still between renders. */
@@ -28,6 +30,9 @@ function rangeOf(preset: Exclude<Preset, 'custom'>, now: number): [number, numbe
     case 'day': return [now - 24 * HOUR, now];
     case 'week': return [periodRange('week', now)[0], now];
     case 'days7': return [now - 7 * 24 * HOUR, now];
+    case 'month': return [periodRange('month', now)[0], now];
+    case 'days30': return [now - 30 * 24 * HOUR, now];
+    case 'year': return [periodRange('year', now)[0], now];
   }
 }
 
@@ -45,8 +50,9 @@ function ReadingsChart({ data }: { data: DatademoSeries }) {
 }
 
 /**
- * 数据示例 (datademo): pick a device of the project and one of its numeric fields, a period (at most 7 days of raw
- * readings) → the readings as a line chart with data zoom and as a server-paginated table, in the field's unit.
+ * 数据示例 (datademo): pick a device of the project and one of its numeric fields, a period (raw readings up to 7 days,
+ * hourly or daily means beyond, up to two years) → a line chart with data zoom and a server-paginated table, in the
+ * field's unit.
  */
 export default function DataDemo() {
   const projectId = useProjectId();
@@ -138,14 +144,14 @@ export default function DataDemo() {
         </Space>
       </Card>
       {tooLong && (
-        <Alert type="warning" showIcon title="原始数据最多查询 7 天，请缩短时间范围" />
+        <Alert type="warning" showIcon title="最多查询两年，请缩短时间范围" />
       )}
       {!ready ? (
         !tooLong && <Card size="small" variant="borderless"><Empty description={!device ? '请选择设备' : !fieldDef ? '请选择字段' : '请选择时间范围'} /></Card>
       ) : (
         <>
           <Card size="small" variant="borderless"
-            title={<span>{device.deviceName} · {fieldDef.label}{fieldDef.unit ? `（${fieldDef.unit}）` : ''}</span>}
+            title={<span>{device.deviceName} · {fieldDef.label}{fieldDef.unit ? `（${fieldDef.unit}）` : ''} · {RESOLUTION[datademoResolution(range[0], range[1])]}</span>}
             extra={range && <Typography.Text type="secondary">{formatDateTime(range[0])} 至 {formatDateTime(range[1])}</Typography.Text>}>
             {series.isLoading ? <div style={{ height: 360, display: 'grid', placeItems: 'center' }}><Spin /></div>
               : series.isError ? <Empty description="读数加载失败" />
@@ -154,7 +160,7 @@ export default function DataDemo() {
           </Card>
           <DataTable<{ ts: number; value: number }>
             key={`${deviceId}-${field}-${range![0]}-${range![1]}`}
-            title="读数明细（最新在前）"
+            title={`${RESOLUTION[datademoResolution(range![0], range![1])]}（最新在前）`}
             queryKey={datademoKeys.readings}
             fetchPage={datademoApi.readings}
             params={{ deviceId: deviceId!, field: field!, from: range![0], to: range![1] }}
