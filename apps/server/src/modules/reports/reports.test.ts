@@ -125,6 +125,31 @@ describe('充值记录 operateRecord', () => {
   });
 });
 
+describe('导出按键集分片', () => {
+  it('exports 4,500 rows whose times tie at the slice edges: every row once, in the order of the pages', async () => {
+    const MAY = MARCH + 61 * 86_400_000;
+    const account = (await k.db.selectFrom('account').select('id').where('tenant_id', '=', a.tenantId).executeTakeFirstOrThrow()).id;
+    const rows = Array.from({ length: 4_500 }, (_, i) => ({
+      tenant_id: a.tenantId, project_id: a.projectId, account_id: account, book: 'balance', kind: 'topup', amount_fen: i + 1, balance_after_fen: 0, method: 'cash',
+      reason: null, cause_type: null, cause_id: null, actor_id: null, actor_name: '批量', idem_key: null, created_at: MAY + Math.floor(i / 3) * 1000,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await k.db.insertInto('ledger_entry').values(rows.slice(i, i + 500)).execute();
+    const q = `projectId=${a.projectId}&from=${MAY}&to=${MAY + 86_400_000}`;
+    const res = await download(k, `/api/v1/datacenter/operateRecord/export?${q}`, token);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.raw as unknown as ArrayBuffer);
+    const amounts: number[] = [];
+    wb.worksheets[0].eachRow((row, n) => {
+      if (n > 4 && typeof row.getCell(5).value === 'number' && row.getCell(1).value instanceof Date) amounts.push(Math.round((row.getCell(5).value as number) * 100));
+    });
+    // newest first, ties by id descending: 4500, 4499, 4498, 4497 …
+    expect(amounts).toHaveLength(4_500);
+    expect(amounts).toEqual(Array.from({ length: 4_500 }, (_, i) => 4_500 - i));
+    const lastPage = await get(`/api/v1/datacenter/operateRecord?${q}&pageNo=23&pageSize=200`);
+    expect(lastPage.rows.map((r: { amountFen: number }) => r.amountFen)).toEqual(amounts.slice(4_400));
+  });
+});
+
 describe('用户列表与可见性', () => {
   it('lists accounts with their rooms and area; a report the project\'s scheme does not show is refused', async () => {
     await k.db.updateTable('area').set({ floor_area: 88.5 }).where('name', '=', '101').where('tenant_id', '=', a.tenantId).execute();
