@@ -93,17 +93,18 @@ function nextMonth(start: number): number {
 function monthOf(column: RawBuilder<unknown>, from: number, to: number): RawBuilder<number> {
   const whens: RawBuilder<unknown>[] = [];
   let m = monthStartCst(from);
-  for (let next = nextMonth(m); next < to; m = next, next = nextMonth(m)) whens.push(sql`WHEN ${column} < CAST(${next} AS bigint) THEN CAST(${m} AS bigint)`);
+  // month starts are computed numbers, written as literals: a parameter would need a CAST per WHEN and per row
+  for (let next = nextMonth(m); next < to; m = next, next = nextMonth(m)) whens.push(sql`WHEN ${column} < ${sql.lit(next)} THEN ${sql.lit(m)}`);
   // a range within one month: every bucket is that month (CASE needs at least one WHEN)
-  if (!whens.length) return sql<number>`CAST(${m} AS bigint)`;
-  return sql<number>`CASE ${sql.join(whens, sql` `)} ELSE CAST(${m} AS bigint) END`;
+  if (!whens.length) return sql<number>`${sql.lit(m)}`;
+  return sql<number>`CASE ${sql.join(whens, sql` `)} ELSE ${sql.lit(m)} END`;
 }
 
 /** The device ids as a one-column table `id` (a single parameter on both databases). */
 function idTable(db: Db, ids: number[]): RawBuilder<unknown> {
   return dialectOf(db) === 'postgres'
     ? sql`SELECT unnest(CAST(${ids} AS bigint[])) AS id`
-    : sql`SELECT CAST(value AS integer) AS id FROM json_each(${JSON.stringify(ids)})`;
+    : sql`SELECT value AS id FROM json_each(${JSON.stringify(ids)})`;
 }
 
 const numbers = <T extends object>(rows: T[], keys: (keyof T)[]) => {
@@ -151,47 +152,24 @@ export function createRollupReads(db: Db) {
   }
 
   /**
-   * SQLite (in process, rows cost nothing to hand over): the range's buckets read in key order (device, bucket) and
-   * stepped in one pass here — its window function sorted all 365,000 rows of a year and took a second.
+   * SQLite: each bucket's step from the previous bucket with readings by a correlated index seek, summed per month
+   * in the same statement — no window sort (SQLite sorted all 365,000 day rows of a year for LAG: 0.65 s; this 0.36 s)
+   * and no rows handed to JavaScript (reading them alone took 0.7 s).
    */
   async function usageInProcess(q: UsageQuery): Promise<UsageRow[]> {
-    const table = q.grain === 'hour' ? 'device_rollup_hour' : 'device_rollup_day';
-    // the last reading before the range, per device (one index seek each)
-    const before = new Map((await sql<{ device_id: number; last_num: number }>`
-      WITH ids AS (${idTable(db, q.deviceIds)})
-      SELECT p.device_id, p.last_num FROM ids JOIN ${sql.table(table)} p ON p.device_id = ids.id AND p.field_code = ${q.field}
-       AND p.bucket = (SELECT b.bucket FROM ${sql.table(table)} b WHERE b.device_id = ids.id AND b.field_code = ${q.field} AND b.bucket < ${q.from} ORDER BY b.bucket DESC LIMIT 1)`
-      .execute(db)).rows.map((r) => [Number(r.device_id), Number(r.last_num)]));
-    const rows = await db.selectFrom(table).select(['device_id', 'bucket', 'first_num', 'last_num', 'delta'])
-      .where('device_id', 'in', q.deviceIds).where('field_code', '=', q.field).where('bucket', '>=', q.from).where('bucket', '<', q.to)
-      .orderBy('device_id').orderBy('bucket').execute();
-    const out: UsageRow[] = [];
-    const monthOfDay = new Map<number, number>();
-    let device = -1;
-    let prevLast: number | undefined;
-    for (const r of rows) {
-      const id = Number(r.device_id);
-      if (id !== device) {
-        device = id;
-        prevLast = before.get(id);
-      }
-      const step = prevLast === undefined ? 0 : Number(r.first_num) - prevLast;
-      const used = Number(r.delta) + (step > 0 ? step : 0);
-      prevLast = Number(r.last_num);
-      let bucket = Number(r.bucket);
-      if (q.grain === 'month') {
-        let m = monthOfDay.get(bucket);
-        if (m === undefined) monthOfDay.set(bucket, (m = monthStartCst(bucket)));
-        bucket = m;
-        const last = out[out.length - 1];
-        if (last && last.device_id === id && last.bucket === bucket) {
-          last.usage += used;
-          continue;
-        }
-      }
-      out.push({ device_id: id, bucket, usage: used });
-    }
-    return out;
+    const table = tableOf(q.grain === 'hour' ? 'hour' : 'day');
+    const used = sql`r.delta + max(coalesce(r.first_num - (SELECT p.last_num FROM ${table} p WHERE p.device_id = r.device_id AND p.field_code = r.field_code
+      AND p.bucket < r.bucket ORDER BY p.bucket DESC LIMIT 1), 0), 0)`;
+    const where = sql`r.device_id IN (SELECT id FROM ids) AND r.field_code = ${q.field} AND r.bucket >= ${q.from} AND r.bucket < ${q.to}`;
+    const query = q.grain === 'month'
+      ? sql<UsageRow>`WITH ids AS (${idTable(db, q.deviceIds)})
+          SELECT r.device_id, ${monthOf(sql.ref('r.bucket'), q.from, q.to)} AS month, sum(${used}) AS usage FROM ${table} r WHERE ${where}
+          GROUP BY r.device_id, month ORDER BY r.device_id, month`
+      : sql<UsageRow>`WITH ids AS (${idTable(db, q.deviceIds)})
+          SELECT r.device_id, r.bucket, ${used} AS usage FROM ${table} r WHERE ${where} ORDER BY r.device_id, r.bucket`;
+    // (the month is named `month` in SQL: named `bucket`, SQLite would group by the table's column of that name)
+    const rows = (await query.execute(db)).rows as (UsageRow & { month?: number })[];
+    return numbers(rows.map((r) => (r.month === undefined ? r : { device_id: r.device_id, bucket: r.month, usage: r.usage })), ['device_id', 'bucket', 'usage']);
   }
 
   /** Min, max and mean (sum / n) per device, field and bucket (temperatures, pressures …); month from the days. */
