@@ -132,13 +132,14 @@ export function createRollupReads(db: Db) {
     const table = tableOf(q.grain === 'hour' ? 'hour' : 'day');
     const query = sql<UsageRow>`
       WITH ids AS (${idTable(db, q.deviceIds)}),
+      -- the previous bucket with readings, once per device (as a join condition it ran once per stored row: 0.4 s)
+      prev AS (SELECT ids.id, (SELECT b.bucket FROM ${table} b WHERE b.device_id = ids.id AND b.field_code = ${q.field} AND b.bucket < ${q.from} ORDER BY b.bucket DESC LIMIT 1) AS bucket FROM ids),
       r AS (
         SELECT device_id, bucket, first_num, last_num, delta FROM ${table}
         WHERE device_id IN (SELECT id FROM ids) AND field_code = ${q.field} AND bucket >= ${q.from} AND bucket < ${q.to}
         UNION ALL
-        SELECT p.device_id, p.bucket, p.first_num, p.last_num, p.delta FROM ids JOIN ${table} p
-          ON p.device_id = ids.id AND p.field_code = ${q.field}
-         AND p.bucket = (SELECT b.bucket FROM ${table} b WHERE b.device_id = ids.id AND b.field_code = ${q.field} AND b.bucket < ${q.from} ORDER BY b.bucket DESC LIMIT 1)
+        SELECT p.device_id, p.bucket, p.first_num, p.last_num, p.delta FROM prev JOIN ${table} p
+          ON p.device_id = prev.id AND p.field_code = ${q.field} AND p.bucket = prev.bucket
       ),
       steps AS (
         SELECT device_id, bucket, delta, first_num - lag(last_num) OVER (PARTITION BY device_id ORDER BY bucket) AS step FROM r
@@ -158,7 +159,8 @@ export function createRollupReads(db: Db) {
    */
   async function usageInProcess(q: UsageQuery): Promise<UsageRow[]> {
     const table = tableOf(q.grain === 'hour' ? 'hour' : 'day');
-    const used = sql`r.delta + max(coalesce(r.first_num - (SELECT p.last_num FROM ${table} p WHERE p.device_id = r.device_id AND p.field_code = r.field_code
+    const greatest = sql.raw(dialectOf(db) === 'postgres' ? 'greatest' : 'max');
+    const used = sql`r.delta + ${greatest}(coalesce(r.first_num - (SELECT p.last_num FROM ${table} p WHERE p.device_id = r.device_id AND p.field_code = r.field_code
       AND p.bucket < r.bucket ORDER BY p.bucket DESC LIMIT 1), 0), 0)`;
     const where = sql`r.device_id IN (SELECT id FROM ids) AND r.field_code = ${q.field} AND r.bucket >= ${q.from} AND r.bucket < ${q.to}`;
     const query = q.grain === 'month'
@@ -196,9 +198,9 @@ export function createRollupReads(db: Db) {
     const out = new Map<number, number>();
     if (!deviceIds.length) return out;
     const rows = (await sql<{ device_id: number; last_ts: number; last_num: number; bucket: number }>`
-      WITH ids AS (${idTable(db, deviceIds)})
-      SELECT h.device_id, h.bucket, h.last_ts, h.last_num FROM ids JOIN device_rollup_hour h ON h.device_id = ids.id AND h.field_code = ${field}
-       AND h.bucket = (SELECT b.bucket FROM device_rollup_hour b WHERE b.device_id = ids.id AND b.field_code = ${field} AND b.bucket <= ${at} ORDER BY b.bucket DESC LIMIT 1)`
+      WITH ids AS (${idTable(db, deviceIds)}),
+      latest AS (SELECT ids.id, (SELECT b.bucket FROM device_rollup_hour b WHERE b.device_id = ids.id AND b.field_code = ${field} AND b.bucket <= ${at} ORDER BY b.bucket DESC LIMIT 1) AS bucket FROM ids)
+      SELECT h.device_id, h.bucket, h.last_ts, h.last_num FROM latest JOIN device_rollup_hour h ON h.device_id = latest.id AND h.field_code = ${field} AND h.bucket = latest.bucket`
       .execute(db)).rows;
     for (const r of numbers(rows, ['device_id', 'bucket', 'last_ts', 'last_num'])) {
       if (r.last_ts <= at) {
