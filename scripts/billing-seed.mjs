@@ -57,6 +57,10 @@ export async function seedBillingProject({ accounts, days, log = () => {} }) {
     VALUES (?, ?, 'resident', ?, ?, NULL, NULL, 'active', ?, 0, NULL, NULL, ?, NULL)`);
   const insertEntry = db.prepare(`INSERT INTO ledger_entry (tenant_id, project_id, account_id, book, kind, amount_fen, balance_after_fen, method, reason, cause_type, cause_id, actor_id, actor_name, idem_key, created_at)
     VALUES (?, ?, ?, 'balance', 'topup', ?, ?, 'cash', '压测充值', NULL, NULL, NULL, '压测', NULL, ?)`);
+  // the ledger's day roll-up, as the ledger's one writer keeps it (核对账目 checks the two agree)
+  const insertLedgerDay = db.prepare(`INSERT INTO ledger_day (tenant_id, project_id, account_id, day, book, kind, method, count, sum_fen)
+    VALUES (?, ?, ?, ?, 'balance', 'topup', 'cash', 1, ?)`);
+  const startDay = Math.floor((BILLING_START + 8 * 3600_000) / 86_400_000) * 86_400_000 - 8 * 3600_000;
   const insertAccountDevice = db.prepare(`INSERT INTO account_device (tenant_id, account_id, device_id) VALUES (?, ?, ?)`);
   const insertReading = db.prepare(`INSERT INTO device_history (device_id, field_code, ts, num, txt) VALUES (?, ?, ?, ?, NULL)`);
   const hours = days * 24;
@@ -69,6 +73,7 @@ export async function seedBillingProject({ accounts, days, log = () => {} }) {
       const deviceId = Number(insertDevice.run(tenant.id, projectId, buildingId, code, `压测温控器${i}`, now, now).lastInsertRowid);
       const accountId = Number(insertAccount.run(tenant.id, projectId, `压测户${i}`, `13${String(100_000_000 + i).slice(-9)}`, balance, BILLING_START).lastInsertRowid);
       insertEntry.run(tenant.id, projectId, accountId, balance, balance, BILLING_START);
+      insertLedgerDay.run(tenant.id, projectId, accountId, startDay, balance);
       insertAccountDevice.run(tenant.id, accountId, deviceId);
       deviceIds.push(deviceId);
       accountIds.push(accountId);

@@ -8,6 +8,7 @@ import { FormModal } from '../../../components/form-modal';
 import { PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { useAppModal, useCan } from '../../../lib/ui';
+import { deviceKeys } from '../../devices';
 import { useAreaTree } from '../../projects';
 import { dmApi, dmKeys } from '../api';
 
@@ -66,7 +67,7 @@ export default function DeviceBindManagerPage() {
   useEffect(() => {
     if (binding) form.resetFields();
   }, [binding, form]);
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: dmKeys.all }), qc.invalidateQueries({ queryKey: ['devices'] })]);
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: dmKeys.all }), qc.invalidateQueries({ queryKey: deviceKeys.all })]);
   const bind = useMutation({
     mutationFn: (v: { areaId: number }) => dmApi.bind(binding!.id, v.areaId),
     onSuccess: (d) => {
