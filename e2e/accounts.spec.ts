@@ -17,8 +17,12 @@ const only = (label: string) => new RegExp(`^${btn(label).source}$`);
 async function confirm(page: Page, text: RegExp | string) {
   const box = page.locator('.ant-modal-confirm');
   await expect(box).toContainText(text);
-  await box.getByRole('button', { name: btn('确定') }).click();
-  await expect(box).toHaveCount(0);
+  // a click the modal's opening animation swallowed is clicked again (a pending request shows a loading button, which
+  // ignores clicks, and the dialog's Idempotency-Key makes a repeated request pay once anyway)
+  await expect(async () => {
+    if (await box.count()) await box.getByRole('button', { name: btn('确定') }).click({ timeout: 2_000 }).catch(() => undefined);
+    await expect(box).toHaveCount(0, { timeout: 4_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 test('账户与资金：登记、充值（收据）、退费审批、押金收扣退、迁出结算', async ({ page, browser }) => {
