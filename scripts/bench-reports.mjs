@@ -1,4 +1,4 @@
-// `./kelvin bench reports`: the data center at size (issue 13). Seeds 1,000 devices × 1 year of hourly readings of a
+// `./kelvin bench reports`: the data center at size (a year of readings, a 100,000-row export). Seeds 1,000 devices × 1 year of hourly readings of a
 // cumulative energy counter with the generator (scripts/reports-seed.mjs: history in bulk, roll-ups by the migration's
 // backfill), starts a server on that data and times, over HTTP as a console user would (20 runs each, p50/p95):
 //   · a yearly energy report by month (数据统计, 按月, every device)

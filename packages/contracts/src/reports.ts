@@ -4,7 +4,7 @@ import { LEDGER_KINDS, REFUND_STATUS, TOPUP_METHODS, fenToYuan } from './account
 import { BILL_STATUS } from './billing.ts';
 
 /**
- * The report registry (issue 13): every report of /datacenter (and the report calls of spec §7.3) is one entry here —
+ * The report registry: every report of /datacenter (and the report calls of spec §7.3) is one entry here —
  * its filters, columns (label, unit, format, whether the total row sums it) and an optional chart. One page renders any
  * entry; the server serves any entry (page, sort, totals, chart, .xlsx export, print) from the query registered under
  * the same code. A new report = one entry here plus its query on the server.

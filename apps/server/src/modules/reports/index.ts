@@ -8,7 +8,7 @@ import { reportRoutes } from './routes.ts';
 import { createReportService } from './service.ts';
 
 /**
- * The data center (issue 13): every report of the registry (contracts reports.ts) from its query (queries/), served
+ * The data center: every report of the registry (contracts reports.ts) from its query (queries/), served
  * as pages with totals and a chart, and as streamed .xlsx. Reports read other modules' tables and the device
  * roll-ups; they never write.
  */

@@ -9,7 +9,7 @@ import { bucketLabel, bucketStart, buckets, dayLabels, memorySource, type Grain,
 import { likeOf, roomsOf, tableSource, withRoomsSource } from './records.ts';
 
 /**
- * The money reports (issue 13): the accounts ledger — through its day roll-up `ledger_day`, kept by the ledger's one
+ * The money reports: the accounts ledger — through its day roll-up `ledger_day`, kept by the ledger's one
  * writer in the same transaction as every entry — and the billing engine's lines, runs, readings and bills. Every
  * amount is integer fen; every total is over everything the filters select and ties to the ledger (money.test.ts).
  *
