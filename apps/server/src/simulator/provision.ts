@@ -164,10 +164,11 @@ export async function provisionSimulatedDevicesDetailed(db: Db, opts: ProvisionO
 /** The devices the demo's in-process simulator plays: all but the few left unplugged (demoDeviceUnplugged). */
 export async function provisionSimulatedDevices(db: Db, opts: ProvisionOptions): Promise<SimDeviceSpec[]> {
   const { devices } = await provisionSimulatedDevicesDetailed(db, opts);
-  // the factory line's devices are on their benches, plugged in
+  // the factory line's devices are on their benches, plugged in and wired: a test step never waits out a dropout
   const onBench = new Set((await db.selectFrom('device').innerJoin('area', 'area.id', 'device.project_id').select('device.device_code')
     .where('area.project_type', '=', FACTORY_LINE_PROJECT_TYPE).execute()).map((r) => r.device_code));
-  return devices.filter((d) => onBench.has(d.code) || !demoDeviceUnplugged(d.code, d.type));
+  return devices.filter((d) => onBench.has(d.code) || !demoDeviceUnplugged(d.code, d.type))
+    .map((d) => (onBench.has(d.code) ? { ...d, wired: true } : d));
 }
 
 /**

@@ -8,6 +8,8 @@ export interface SimDeviceSpec {
   tenantCode: string;
   type: string;
   secret: string;
+  /** wired in and never dropping off the network (a device on a factory test bench) */
+  wired?: boolean;
 }
 
 export interface SimulatorOptions {
@@ -168,7 +170,7 @@ export function startSimulator(opts: SimulatorOptions): Simulator {
         if (now >= d.awakeUntil) disconnect(d, 'asleep', now + interval(d));
         continue;
       }
-      if (random() < (dropoutsPerHour * TICK_MS) / 3_600_000) {
+      if (!d.spec.wired && random() < (dropoutsPerHour * TICK_MS) / 3_600_000) {
         stats.dropouts++;
         disconnect(d, 'offline', now + between(DROPOUT_MS));
         continue;
