@@ -3,25 +3,15 @@
 // Prints the seeding time, the run's duration, the server's resident memory before/peak/after, and checks every
 // account's charge against the amount worked out independently from the reading pattern.
 //   ./kelvin bench billing [--accounts 10000] [--days 30]
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { api, cpuSeconds, loginAdmin, machine, startServer } from './bench-lib.mjs';
+import { api, cpuSeconds, loginAdmin, machine, rssMb, startServer } from './bench-lib.mjs';
 import { expectedFen, saveBenchTariff, seedBillingProject } from './billing-seed.mjs';
 
 const { values } = parseArgs({ options: { accounts: { type: 'string', default: '10000' }, days: { type: 'string', default: '30' } } });
 const ACCOUNTS = Number(values.accounts);
 const DAYS = Number(values.days);
-
-const rssMb = (pid) => {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Math.round(Number(m[1]) / 1024) : null;
-  } catch {
-    return null;
-  }
-};
 
 console.log(`▶ 计费压测：${ACCOUNTS.toLocaleString()} 个账户 × ${DAYS} 天逐时读数（SQLite 内置默认）；机器：${machine()}`);
 const seeded = await seedBillingProject({ accounts: ACCOUNTS, days: DAYS, log: (l) => console.log(l) });

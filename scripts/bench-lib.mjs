@@ -82,6 +82,16 @@ export function cpuSeconds(pid) {
   }
 }
 
+/** Resident memory of a process in MB (null once it is gone). */
+export function rssMb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   if (!sorted.length) return 0;
@@ -108,6 +118,25 @@ export function machine() {
 }
 
 /** Runs `./kelvin simulate …` in its own process; resolves with its stdout lines. */
+/** Waits (≤ 3 min) until `count` simulated devices of a type have reported once; returns their device-list rows. */
+export async function waitOnline(base, token, type, count) {
+  const deadline = Date.now() + 180_000;
+  let online = 0;
+  while (online < count) {
+    if (Date.now() > deadline) throw new Error(`只有 ${online} 台设备上线`);
+    await new Promise((r) => setTimeout(r, 2000));
+    online = (await api(base, 'GET', `/api/v1/device/devicelist?deviceType=${type}&online=1&pageSize=1`, token)).total;
+  }
+  const devices = [];
+  for (let page = 1; devices.length < count; page++) {
+    const rows = (await api(base, 'GET', `/api/v1/device/devicelist?deviceType=${type}&pageSize=200&pageNo=${page}`, token)).rows;
+    if (!rows.length) break;
+    devices.push(...rows);
+  }
+  console.log(`  ${online} 台在线`);
+  return devices;
+}
+
 export function simulate(server, args, onLine) {
   const child = spawn('node', [...profileArgs, '--import', 'tsx', 'apps/server/src/simulator/cli.ts', ...args], { cwd: ROOT, env: server.env, stdio: ['ignore', 'pipe', 'inherit'] });
   let buf = '';

@@ -9,7 +9,7 @@
 //   ./kelvin bench reports [--devices 1000] [--days 365] [--runs 20] [--export-rows 100000] [--postgres postgres://… [--postgres-only]]
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { api, freePort, loginAdmin, machine, percentile, startServer } from './bench-lib.mjs';
+import { api, freePort, loginAdmin, machine, percentile, rssMb, startServer } from './bench-lib.mjs';
 import { ENERGY_FIELD, expectedUsage, seedReports } from './reports-seed.mjs';
 
 const { values } = parseArgs({
@@ -22,11 +22,6 @@ const DEVICES = Number(values.devices);
 const DAYS = Number(values.days);
 const RUNS = Number(values.runs);
 const EXPORT_ROWS = Number(values['export-rows']);
-
-const rssMb = (pid) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : 0;
-};
 
 async function timed(label, fn) {
   const times = [];
@@ -88,7 +83,7 @@ async function benchOne(databaseUrl) {
     // export: the whole selection streamed; memory sampled while it runs
     const before = rssMb(server.child.pid);
     let peak = before;
-    const sampler = setInterval(() => { peak = Math.max(peak, rssMb(server.child.pid)); }, 100);
+    const sampler = setInterval(() => { peak = Math.max(peak, rssMb(server.child.pid) ?? 0); }, 100);
     const t = performance.now();
     const res = await fetch(`${server.url}/api/v1/datacenter/deviceOperationRecord/export?projectId=${seeded.projectId}&from=${seeded.start}&to=${seeded.until}`, { headers: { authorization: token } });
     const rows = Number(res.headers.get('x-report-rows'));

@@ -4,7 +4,7 @@
 // time minus the occurrence's due time, read from the database afterwards. Target: every command within 5 s.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { api, loginAdmin, machine, percentile, simulate, startServer } from './bench-lib.mjs';
+import { api, loginAdmin, machine, percentile, simulate, startServer, waitOnline } from './bench-lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -39,20 +39,7 @@ try {
   console.log(`▶ 调度压测：${TASKS} 个定时任务在同一分钟到期，${DEVICES} 台模拟温控器在线；数据库：${values.postgres ? 'PostgreSQL' : 'SQLite'}；机器：${machine()}`);
   sim = simulate(server, ['--tenant', 'bench', '--type', 'device20020', '--per-type', String(DEVICES), '--dropouts', '0']);
   const token = await loginAdmin(server.url);
-  const deadline = Date.now() + 180_000;
-  let online = 0;
-  while (online < DEVICES) {
-    if (Date.now() > deadline) throw new Error(`只有 ${online} 台设备上线`);
-    await new Promise((r) => setTimeout(r, 2000));
-    online = (await api(server.url, 'GET', '/api/v1/device/devicelist?deviceType=device20020&online=1&pageSize=1', token)).total;
-  }
-  const devices = [];
-  for (let page = 1; devices.length < DEVICES; page++) {
-    const rows = (await api(server.url, 'GET', `/api/v1/device/devicelist?deviceType=device20020&pageSize=200&pageNo=${page}`, token)).rows;
-    if (!rows.length) break;
-    devices.push(...rows);
-  }
-  console.log(`  ${online} 台在线`);
+  const devices = await waitOnline(server.url, token, 'device20020', DEVICES);
 
   // the due minute: far enough ahead for the creation (measured on the first 200 tasks)
   const create = async (i, runAt) => {
