@@ -1,7 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, login, shot, tokenOf, watchConsole } from './helpers';
-
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+import { baseUrl, login, shot, tableRows, tokenOf, watchConsole } from './helpers';
 
 /** An online simulated thermostat the server executes programs for (20000: not a memory-program type). */
 async function thermostat(page: Page) {
@@ -58,7 +56,7 @@ test('周程序：为房间温控器新建周程序，立即执行后设备设�
   await shot(page, 'automation-week-program-editor');
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(dialog).toBeHidden();
-  const row = rows(page).filter({ hasText: '会议室全天恒温（演示）' });
+  const row = tableRows(page).filter({ hasText: '会议室全天恒温（演示）' });
   await expect(row).toContainText('1 台设备');
   await shot(page, 'automation-week-programs');
 
@@ -88,7 +86,7 @@ test('周程序：为房间温控器新建周程序，立即执行后设备设�
   if (await types.isVisible()) await types.getByText(/温控器（20000）/).click();
   await page.getByPlaceholder('设备编号或名称').fill(d.deviceCode);
   await page.getByRole('button', { name: /查\s*询/ }).click();
-  await expect(rows(page).first().getByTestId('applied-program')).toContainText('会议室全天恒温（演示）');
+  await expect(tableRows(page).first().getByTestId('applied-program')).toContainText('会议室全天恒温（演示）');
   await shot(page, 'automation-thermostats');
   expect(errors).toEqual([]);
 });
@@ -116,7 +114,7 @@ test('定时任务：新建一分钟后执行的任务，立即执行，执行�
   await shot(page, 'automation-task-form');
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(dialog).toBeHidden();
-  const row = rows(page).filter({ hasText: '早间预热（演示）' });
+  const row = tableRows(page).filter({ hasText: '早间预热（演示）' });
   await expect(row).toContainText('执行一次');
   await expect(row).toContainText(`设定温度 = ${target.toFixed(1)} °C`);
   await shot(page, 'automation-tasks');
@@ -192,7 +190,7 @@ test('自动化各页面：周期任务规则实时描述、策略条件、节�
   await scheme.getByLabel('方案名称').fill('住宅标准作息（演示）');
   await scheme.getByRole('button', { name: /保\s*存/ }).click();
   await expect(scheme).toBeHidden();
-  await rows(page).filter({ hasText: '住宅标准作息（演示）' }).getByRole('button', { name: '应用到…' }).click();
+  await tableRows(page).filter({ hasText: '住宅标准作息（演示）' }).getByRole('button', { name: '应用到…' }).click();
   const apply = page.getByRole('dialog', { name: '由方案「住宅标准作息（演示）」新建周程序' });
   await expect(apply.getByLabel('程序名称')).toHaveValue('住宅标准作息（演示）');
   await expect(apply.getByTestId('timeline-segment').first()).toBeVisible();

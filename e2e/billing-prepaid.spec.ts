@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, baseUrl, btn, login, shot, tokenOf, watchConsole } from './helpers';
+import { api, baseUrl, btn, chooseProject, login, shot, tokenOf, watchConsole } from './helpers';
 
 /**
  * The prepaid loop with the live simulator: a resident of a multi-split AC building with 60.00 元, a
@@ -26,11 +26,6 @@ async function money(page: Page, path: string, body: unknown) {
   const json = await res.json();
   expect(json.code, json.msg).toBe(200);
   return json.data;
-}
-async function chooseProject(page: Page, name: string) {
-  await page.getByTestId('project-switcher').click();
-  await page.getByRole('option', { name }).click();
-  await expect(page.getByTestId('project-switcher')).toContainText(name);
 }
 const power = async (page: Page, id: number) => (await api<{ fields: Record<string, number> }>(page, 'GET', `/api/v1/device/detail/${id}`)).fields.f00;
 

@@ -1,7 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, btn, login, shot, watchConsole } from './helpers';
-
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+import { expect, test } from '@playwright/test';
+import { baseUrl, btn, login, shot, tableRows, watchConsole } from './helpers';
 
 test('设备监控：统计条（平均室温、告警）、离线消息与导出；数据示例：选设备与字段，曲线与分页读数', async ({ page }) => {
   const errors = watchConsole(page);
@@ -10,7 +8,7 @@ test('设备监控：统计条（平均室温、告警）、离线消息与导�
   // the device monitor's extras on the floor-heating thermostats of the demo operator's project
   await page.goto(`${baseUrl()}/device/device20020`);
   await expect(page.getByRole('heading', { name: '地暖温控器' })).toBeVisible();
-  const online = rows(page).filter({ has: page.locator('.ant-badge-status-success') }).first();
+  const online = tableRows(page).filter({ has: page.locator('.ant-badge-status-success') }).first();
   await expect(online).toBeVisible({ timeout: 30_000 });
   const strip = page.getByTestId('monitor-statistic');
   await expect(strip).toContainText('设备总数');
@@ -44,7 +42,7 @@ test('设备监控：统计条（平均室温、告警）、离线消息与导�
   expect(Number(await chart.getAttribute('data-points'))).toBeGreaterThan(0);
   await expect(chart.locator('canvas')).toBeVisible();
   await expect(page.getByRole('columnheader', { name: '室内温度（°C）' })).toBeVisible();
-  await expect(rows(page).first()).toBeVisible();
+  await expect(tableRows(page).first()).toBeVisible();
   await page.getByRole('heading', { name: '数据示例' }).click();
   await shot(page, 'datademo');
 

@@ -1,13 +1,7 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { baseUrl, login, shot, tokenOf, watchConsole } from './helpers';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { baseUrl, chooseProject, login, shot, tokenOf, watchConsole } from './helpers';
 
 const PROJECT = '阳光花园小区';
-
-async function chooseProject(page: Page, name: string) {
-  await page.getByTestId('project-switcher').click();
-  await page.getByRole('option', { name }).click();
-  await expect(page.getByTestId('project-switcher')).toContainText(name);
-}
 
 /** An API call beside the browser, as the logged-in operator. */
 async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {

@@ -1,14 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, login, shot, watchConsole } from './helpers';
-
-/** Switches the top bar's project (the device pages follow the selected project). */
-async function chooseProject(page: Page, name: string) {
-  await page.getByTestId('project-switcher').click();
-  await page.getByRole('option', { name }).click();
-  await expect(page.getByTestId('project-switcher')).toContainText(name);
-}
-
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+import { expect, test } from '@playwright/test';
+import { baseUrl, chooseProject, login, shot, tableRows, watchConsole } from './helpers';
 
 test('温控器监控：设定温度下发，设备确认，列表中的上报值无需刷新即更新', async ({ page }) => {
   const errors = watchConsole(page);
@@ -16,11 +7,11 @@ test('温控器监控：设定温度下发，设备确认，列表中的上报�
   await page.goto(`${baseUrl()}/device/device20020`);
   await expect(page.getByRole('heading', { name: '地暖温控器' })).toBeVisible();
   // simulated thermostats come online over MQTT
-  const online = rows(page).filter({ has: page.locator('.ant-badge-status-success') }).first();
+  const online = tableRows(page).filter({ has: page.locator('.ant-badge-status-success') }).first();
   await expect(online).toBeVisible({ timeout: 30_000 });
   const cell = online.locator('[data-testid$="-f04"]');
   const deviceId = (await cell.getAttribute('data-testid'))!.split('-')[1];
-  await expect(rows(page).first().getByText('°C').first()).toBeVisible();
+  await expect(tableRows(page).first().getByText('°C').first()).toBeVisible();
   await shot(page, 'device-monitor');
 
   await online.getByRole('button', { name: '控制' }).click();
@@ -64,9 +55,9 @@ test('4G 设备页：间歇唤醒说明，离线期间的指令等待设备唤�
   await page.goto(`${baseUrl()}/device/device4GHeating`);
   await expect(page.getByRole('heading', { name: '4G 采暖控制器' })).toBeVisible();
   await expect(page.getByText('4G 设备间歇唤醒上报')).toBeVisible();
-  await expect(rows(page).first()).toBeVisible();
-  await expect(rows(page).first().getByText('dBm')).toBeVisible({ timeout: 30_000 });
-  await rows(page).first().getByRole('button', { name: '控制' }).click();
+  await expect(tableRows(page).first()).toBeVisible();
+  await expect(tableRows(page).first().getByText('dBm')).toBeVisible({ timeout: 30_000 });
+  await tableRows(page).first().getByRole('button', { name: '控制' }).click();
   const drawer = page.getByRole('dialog').filter({ hasText: '设备控制' });
   await expect(drawer.getByText('设备下次唤醒上线时下发')).toBeVisible();
   await drawer.getByRole('spinbutton', { name: '设定温度' }).fill('19');
@@ -84,7 +75,7 @@ test('热量表详情：历史曲线（ECharts）与实时数据', async ({ page
   await chooseProject(page, '滨河热计量小区');
   await page.goto(`${baseUrl()}/device/calorimeter`);
   await expect(page.getByRole('heading', { name: '热量表' })).toBeVisible();
-  const reported = rows(page).filter({ hasText: 'GJ' }).first();
+  const reported = tableRows(page).filter({ hasText: 'GJ' }).first();
   await expect(reported).toBeVisible({ timeout: 30_000 });
   await reported.getByRole('button', { name: '详情' }).click();
   const drawer = page.getByRole('dialog').filter({ hasText: '设备详情' });

@@ -61,3 +61,13 @@ export const findNode = (ns: TreeNode[], label: string): TreeNode | undefined =>
   }
   return undefined;
 };
+
+/** Switches the top bar's project (the device pages follow the selected project). */
+export async function chooseProject(page: Page, name: string) {
+  await page.getByTestId('project-switcher').click();
+  await page.getByRole('option', { name }).click();
+  await expect(page.getByTestId('project-switcher')).toContainText(name);
+}
+
+/** The data rows of the page's antd table. */
+export const tableRows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');

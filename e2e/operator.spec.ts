@@ -1,7 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { baseUrl, login, shot, watchConsole } from './helpers';
+import { expect, test, type Locator } from '@playwright/test';
+import { baseUrl, login, shot, tableRows, watchConsole } from './helpers';
 
-const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
 /** first paint of a screen with live data can be slow on a loaded machine */
 const FIRST = { timeout: 30_000 };
 
@@ -31,15 +30,15 @@ test('列表：1440 与 1366 宽度下每一列都能看到，列设置按页面
   for (const width of [1440, 1366]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`${baseUrl()}/device/device20020`);
-    await expect(rows(page).first()).toBeVisible(FIRST);
+    await expect(tableRows(page).first()).toBeVisible(FIRST);
     await expectEveryColumnReachable(page.locator('.ant-table').first());
     await page.goto(`${baseUrl()}/project/projectlist`);
-    await expect(rows(page).first()).toBeVisible(FIRST);
+    await expect(tableRows(page).first()).toBeVisible(FIRST);
     await expectEveryColumnReachable(page.locator('.ant-table').first());
   }
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`${baseUrl()}/device/device20020`);
-  await expect(rows(page).first()).toBeVisible(FIRST);
+  await expect(tableRows(page).first()).toBeVisible(FIRST);
   await shot(page, 'device-monitor-1440');
 
   // hide 最后上报 on this screen: it stays hidden after a reload, and other screens keep their columns
@@ -49,11 +48,11 @@ test('列表：1440 与 1366 宽度下每一列都能看到，列设置按页面
   await page.getByTestId('column-settings').getByRole('checkbox', { name: '最后上报' }).uncheck();
   await expect(header.getByText('最后上报')).toHaveCount(0);
   await page.reload();
-  await expect(rows(page).first()).toBeVisible(FIRST);
+  await expect(tableRows(page).first()).toBeVisible(FIRST);
   await expect(header.getByText('阀门状态').or(header.getByText('设定温度')).first()).toBeVisible();
   await expect(header.getByText('最后上报')).toHaveCount(0);
   await page.goto(`${baseUrl()}/device/devicemonitor`);
-  await expect(rows(page).first()).toBeVisible(FIRST);
+  await expect(tableRows(page).first()).toBeVisible(FIRST);
   await expect(header.getByText('最后上报')).toBeVisible();
   await page.goto(`${baseUrl()}/device/device20020`);
   await page.getByRole('button', { name: '列设置' }).click();
@@ -138,8 +137,8 @@ test('手机 390×844：列表是卡片、抽屉全屏、标题不逐字换行',
 test('桌面控制抽屉截图 1440×900', async ({ page }) => {
   await login(page);
   await page.goto(`${baseUrl()}/device/device20020`);
-  await expect(rows(page).first()).toBeVisible(FIRST);
-  await rows(page).first().getByRole('button', { name: '控制' }).click();
+  await expect(tableRows(page).first()).toBeVisible(FIRST);
+  await tableRows(page).first().getByRole('button', { name: '控制' }).click();
   const drawer = page.getByRole('dialog').filter({ hasText: '设备控制' });
   await expect(drawer.getByTestId('current-f04')).toBeVisible(FIRST);
   await shot(page, 'control-drawer-1440');
