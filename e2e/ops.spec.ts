@@ -73,6 +73,7 @@ test('服务运行监控的操作：重新加载、MQTT 广播、4G RTU 刷新�
   await page.getByRole('dialog').getByRole('button', { name: btn('确定') }).click();
   await expect(result).toContainText('4G RTU 刷新已下发');
   await expect(result).toContainText(/4G 设备 [1-9]\d* 台/);
+  await expect(page.locator('.ant-modal-confirm')).toHaveCount(0);
   await shot(page, 'ops-monitor-actions');
   expect(errors).toEqual([]);
 });

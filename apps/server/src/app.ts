@@ -100,7 +100,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   installErrorHandler(app);
   installSecurityHeaders(app);
   // every API request's trace (before the access hook, so the sign-in check is inside it); kept or exported by ops
-  installTracing(app, { onFinished: (r) => ops.onRequestFinished(r) });
+  if (config.trace?.enabled !== false) installTracing(app, { onFinished: (r) => ops.onRequestFinished(r) });
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
   const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });

@@ -223,7 +223,7 @@ describe('服务运行监控的操作', () => {
 });
 
 describe('OTLP 导出', () => {
-  it('every request\'s spans reach a collector as OTLP JSON; a collector that is down only counts drops', async () => {
+  it('the kept requests\' spans reach a collector as OTLP JSON; a collector that is down only counts drops', async () => {
     const bodies: any[] = [];
     const collector = http.createServer((req, res) => {
       let text = '';
@@ -237,9 +237,9 @@ describe('OTLP 导出', () => {
     const port = (collector.address() as { port: number }).port;
     const t = await startTestKelvin({ trace: { slowMs: 500, keep: 100, otlpEndpoint: `http://127.0.0.1:${port}/` } });
     try {
-      const res = await t.call('GET', '/api/health');
       const token = await t.loginAdmin();
-      await t.call('GET', '/api/v1/monitor/instances', { token });
+      await t.call('GET', '/api/health'); // not kept: not exported
+      const res = await t.call('GET', '/api/v1/monitor/traces?status=1', { token }); // 400: kept
       await t.kelvin.ops.exporter!.flush();
       expect(bodies.length).toBeGreaterThanOrEqual(1);
       expect(bodies[0]).toMatchObject({ url: '/v1/traces', type: 'application/json' });
@@ -247,18 +247,20 @@ describe('OTLP 导出', () => {
       expect(rs.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'kelvin' } });
       const spans = bodies.flatMap((b) => b.json.resourceSpans[0].scopeSpans[0].spans);
       const root = spans.find((s: any) => s.traceId === res.headers['x-trace-id'] && s.kind === 2);
-      expect(root).toMatchObject({ name: 'GET /api/health', status: { code: 0 } });
+      expect(root).toMatchObject({ name: 'GET /api/v1/monitor/traces', status: { code: 2 } });
+      expect(spans.some((s: any) => s.name === 'GET /api/health')).toBe(false);
       expect(root.spanId).toMatch(/^[0-9a-f]{16}$/);
       expect(root.startTimeUnixNano).toMatch(/^\d{19}$/);
       expect(BigInt(root.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(root.startTimeUnixNano));
-      expect(root.attributes).toContainEqual({ key: 'http.status_code', value: { intValue: '200' } });
+      expect(root.attributes).toContainEqual({ key: 'http.status_code', value: { intValue: '400' } });
       const child = spans.find((s: any) => s.traceId === res.headers['x-trace-id'] && s.kind === 3);
       expect(child.parentSpanId).toBeTruthy();
       expect(t.kelvin.ops.exporter!.stats().dropped).toBe(0);
 
       await new Promise<void>((r) => collector.close(() => r()));
       collector.closeAllConnections();
-      await t.call('GET', '/api/health');
+      await t.call('GET', '/api/v1/monitor/instances', { token: 'expired-or-not' }); // 401: not kept
+      await t.call('GET', '/api/v1/monitor/traces?status=2', { token });
       await t.kelvin.ops.exporter!.flush();
       expect(t.kelvin.ops.exporter!.stats().dropped).toBeGreaterThan(0);
     } finally {
