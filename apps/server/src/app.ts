@@ -19,6 +19,7 @@ import { redactUri } from './lib/redact.ts';
 import { processHealth } from './lib/process-health.ts';
 import { systemScope } from './lib/scope.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
+import { installTracing } from './plugins/trace.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
 import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from './simulator/provision.ts';
 import { startSimulator, type Simulator } from './simulator/runner.ts';
@@ -36,6 +37,7 @@ import { createAutomation, type Automation, type Clock } from './modules/automat
 import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
+import { createOps, type Ops } from './modules/ops/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -53,6 +55,8 @@ export interface Kelvin {
   automation: Automation;
   /** the billing engine (tariffs, runs, bills, the prepaid loop) */
   billing: Billing;
+  /** this process in the registry, the kept traces, the service monitor's actions */
+  ops: Ops;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -95,6 +99,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   installSecurityHeaders(app);
+  // every API request's trace (before the access hook, so the sign-in check is inside it); kept or exported by ops
+  if (config.trace?.enabled !== false) installTracing(app, { onFinished: (r) => ops.onRequestFinished(r) });
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
   const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
@@ -161,6 +167,18 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
 
+  // Operating the server: its registry row, kept traces, and the service monitor's actions over the caches above.
+  const ops = createOps({
+    db, core: devices, version: VERSION, trace: config.trace ?? { slowMs: 500, keep: 10_000 }, onError: onError('ops'),
+    roles: ['api', ...(mqtt ? ['ingest' as const] : []), ...(opts.scheduler !== false ? ['scheduler' as const] : [])],
+    devicesConnected: () => mqtt?.connectedCount() ?? null,
+    reloaders: [
+      { name: '设备目录（设备认证、主题权限）', reload: () => devices.reload() },
+      { name: '告警规则索引', reload: () => `已清空 ${monitoring.engine.invalidateAll()} 个项目的规则索引，下一次上报时重新读取` },
+      { name: '定时任务、周程序与策略任务', reload: () => automation.reload() },
+    ],
+  });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
   adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
@@ -223,10 +241,12 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await billing.routes(app);
   await reports.routes(app);
   await repairs.routes(app);
+  await ops.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
   processHealth(); // event-loop delay sampling from the start (service monitor, soak benchmark)
+  await ops.start();
   // The in-process simulator (KELVIN_SIMULATOR=on): the demo tenant's devices as real MQTT clients.
   let simulator: Simulator | null = null;
   if (config.simulator && mqtt) {
@@ -249,9 +269,11 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     accounts,
     automation,
     billing,
+    ops,
     firstStart: { admin, demo },
     async close() {
       await app.close();
+      await ops.stop();
       await simulator?.stop();
       await monitoring.engine.stop();
       await monitoring.exceptions.stop();

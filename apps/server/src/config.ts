@@ -24,6 +24,13 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KELVIN_BILLING_INTERVAL_MINUTES: z.coerce.number({ error: 'KELVIN_BILLING_INTERVAL_MINUTES 须为分钟数' }).int().min(0).max(60, '预付费至少每小时计费一次').default(15),
   // SMS: 'record' keeps every message in the SMS record list only; 'aliyun' sends through Aliyun SMS.
+  // 调用链路追踪: requests at least this slow are kept (failed ones always), the newest this many, and every
+  // request's spans are exported over OTLP/HTTP JSON when a collector is named
+  // off: no request tracing at all (the overhead benchmark's baseline)
+  KELVIN_TRACE: z.enum(['on', 'off']).default('on'),
+  KELVIN_TRACE_SLOW_MS: z.coerce.number({ error: 'KELVIN_TRACE_SLOW_MS 须为毫秒数' }).int().min(1, 'KELVIN_TRACE_SLOW_MS 至少 1 毫秒').default(500),
+  KELVIN_TRACE_KEEP: z.coerce.number({ error: 'KELVIN_TRACE_KEEP 须为条数' }).int().min(100, 'KELVIN_TRACE_KEEP 至少 100 条').max(1_000_000, 'KELVIN_TRACE_KEEP 最多 1000000 条').default(10_000),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url('OTEL_EXPORTER_OTLP_ENDPOINT 须为 http(s) 地址').optional().or(z.literal('')),
   SMS_PROVIDER: z.enum(['record', 'aliyun']).default('record'),
   SMS_ALIYUN_ACCESS_KEY_ID: z.string().optional(),
   SMS_ALIYUN_ACCESS_KEY_SECRET: z.string().optional(),
@@ -61,6 +68,8 @@ export interface KelvinConfig {
   tokenTtlSeconds: number;
   /** SMS provider (absent = the record provider). */
   sms?: SmsConfig;
+  /** kept traces: slow threshold (ms), how many; OTLP collector base URL (absent: no export) */
+  trace?: { slowMs: number; keep: number; otlpEndpoint?: string; enabled?: boolean };
   /** the billing schedule's interval (prepaid charges at least this often); 0: runs only when asked (benchmarks) */
   billingIntervalMs?: number;
 }
@@ -91,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     logLevel: e.LOG_LEVEL,
     tokenTtlSeconds: 12 * 3600,
     billingIntervalMs: e.KELVIN_BILLING_INTERVAL_MINUTES * 60_000,
+    trace: { enabled: e.KELVIN_TRACE === 'on', slowMs: e.KELVIN_TRACE_SLOW_MS, keep: e.KELVIN_TRACE_KEEP, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT || undefined },
     sms: {
       provider: e.SMS_PROVIDER,
       aliyun: e.SMS_ALIYUN_ACCESS_KEY_ID && e.SMS_ALIYUN_ACCESS_KEY_SECRET

@@ -1,6 +1,7 @@
 import type { KelvinConfig } from './config.ts';
 import type { Db } from './db/index.ts';
 import type { Actor } from './lib/scope.ts';
+import type { ActiveTrace } from './lib/trace.ts';
 
 /**
  * 'public' (no token), 'login' (any signed-in user), a menu/element code the user must hold, or several codes of which
@@ -32,6 +33,10 @@ declare module 'fastify' {
     user: AuthUser | null;
     /** The caller and their scope, computed once by the access hook for every signed-in route (null on public ones). */
     actor: Actor | null;
+    /** The request's trace (every /api request; plugins/trace.ts). */
+    trace: ActiveTrace | null;
+    /** why the request failed, for its trace (the error handler's input, never shown to the caller) */
+    traceError: string | null;
   }
   interface FastifyInstance {
     db: Db;

@@ -19,6 +19,8 @@ export interface ApiEnvelope<T> {
   code: number;
   msg: string;
   data: T;
+  /** on a failure: the request's trace id (调用链路追踪) */
+  traceId?: string;
 }
 
 export interface Page<T> {

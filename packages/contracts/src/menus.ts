@@ -243,7 +243,7 @@ const TREE: GroupSpec[] = [
     code: 'monitorManager', title: '服务监控', icon: 'CloudServerOutlined',
     children: [
       ['serviceEurekaManager', '服务注册中心', VIEW],
-      ['serviceMonitorManager', '服务运行监控', VIEW],
+      ['serviceMonitorManager', '服务运行监控', ['view', 'control']],
       ['serviceZipkinManager', '调用链路追踪', VIEW],
     ],
   },

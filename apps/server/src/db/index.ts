@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import { RefuseEmptyUpdate } from './empty-update.ts';
+import { logQuerySpan } from '../lib/trace.ts';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-devices.ts';
 import * as m003 from './migrations/003-admin.ts';
@@ -20,6 +21,7 @@ import * as m012 from './migrations/012-billing-share-basis.ts';
 import * as m013 from './migrations/013-rollups.ts';
 import * as m014 from './migrations/014-repairs.ts';
 import * as m015 from './migrations/015-ledger-day.ts';
+import * as m018 from './migrations/018-ops.ts';
 
 export type Db = Kysely<Database>;
 
@@ -40,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '013-rollups': m013,
   '014-repairs': m014,
   '015-ledger-day': m015,
+  '018-ops': m018,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.
@@ -62,7 +65,7 @@ export function createDb(opts: DbOptions): Db {
       max: 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseEmptyUpdate()] });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseEmptyUpdate()], log: logQuerySpan });
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = new SQLite(sqliteFileOf(opts.dataDir));
@@ -72,7 +75,8 @@ export function createDb(opts: DbOptions): Db {
   file.pragma('foreign_keys = ON');
   // telemetry history inserts touch one B-tree leaf per device: keep those pages in memory (64 MB)
   file.pragma('cache_size = -65536');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), plugins: [new RefuseEmptyUpdate()] });
+  // every query of a request becomes a span of its trace (lib/trace.ts; nothing outside a request)
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), plugins: [new RefuseEmptyUpdate()], log: logQuerySpan });
 }
 
 /** The database a configuration names — its PostgreSQL schema created if needed — migrated to the latest version. */

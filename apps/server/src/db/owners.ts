@@ -80,6 +80,8 @@ export const TABLE_OWNERS = {
   repair_record: 'repairs',
   repair_photo: 'repairs',
   repair_event: 'repairs',
+  ops_instance: 'ops',
+  ops_trace: 'ops',
 } as const;
 
 /**

@@ -777,6 +777,43 @@ export interface RepairEventTable {
   actor_name: string | null;
   at: Millis;
 }
+export interface OpsInstanceTable {
+  id: string;
+  host: string;
+  pid: number;
+  version: string;
+  node: string;
+  /** comma separated InstanceRole */
+  roles: string;
+  started_at: Millis;
+  heartbeat_at: Millis;
+  stopped_at: Millis | null;
+  load1: number;
+  rss_mb: number;
+  heap_mb: number;
+  devices_connected: number | null;
+  loop_p99_ms: number | null;
+  requests_per_min: number;
+}
+export interface OpsTraceTable {
+  id: Generated<number>;
+  trace_id: string;
+  instance_id: string;
+  at: Millis;
+  duration_ms: number;
+  method: string;
+  route: string;
+  path: string;
+  status: number;
+  user_id: number | null;
+  username: string | null;
+  tenant_id: number | null;
+  kept: string;
+  span_count: number;
+  dropped_spans: number;
+  /** TraceSpan[] as JSON */
+  spans: string;
+}
 
 export interface Database {
   tenant: TenantTable;
@@ -856,4 +893,6 @@ export interface Database {
   billing_bill: BillingBillTable;
   billing_supply: BillingSupplyTable;
   billing_event_done: BillingEventDoneTable;
+  ops_instance: OpsInstanceTable;
+  ops_trace: OpsTraceTable;
 }

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt from 'mqtt';
+import { withSpan } from '../lib/trace.ts';
 
 export type MqttStatus = 'off' | 'up' | 'down';
 
@@ -61,7 +62,11 @@ export function ingestFilters(shareGroup: string | undefined): string[] {
 
 /** Embedded aedes broker (default) or a client of an external broker (MQTT_URL); the same handlers serve both. */
 export async function startMqtt(opts: { port: number; host?: string; url?: string; shareGroup?: string }): Promise<MqttHub> {
-  return opts.url ? startExternal(opts.url, opts.shareGroup) : startEmbedded(opts.port, opts.host ?? '0.0.0.0');
+  const hub = opts.url ? await startExternal(opts.url, opts.shareGroup) : await startEmbedded(opts.port, opts.host ?? '0.0.0.0');
+  // a publish made while serving a request (a command) is a span of its trace
+  const publish = hub.publish;
+  hub.publish = (topic, payload) => withSpan('MQTT 发布', 'producer', { 'messaging.destination': topic }, () => publish(topic, payload));
+  return hub;
 }
 
 async function startExternal(url: string, shareGroup: string | undefined): Promise<MqttHub> {

@@ -91,8 +91,11 @@ export const uniq = (p: string) => `${p}${++seq}`;
 const PLATFORM_CODES = MENUS.filter((m) => PLATFORM_ONLY_MENUS.has(m.code)).flatMap((m) => [m.code, ...elementCodes(m)]);
 const codesOf = (row: Row) => (typeof row.code === 'string' ? [row.code] : [...row.code]);
 
-/** Written by the access hook on every refusal, by login, and by sessions: not what a refused call may change. */
-const UNSNAPSHOTTED = new Set(['gate_log', 'session', 'login_attempt', 'kysely_migration', 'kysely_migration_lock']);
+/**
+ * Written by the access hook on every refusal, by login, by sessions, and by the server about itself (its registry
+ * heartbeat, the trace kept of a refused call): not what a refused call may change.
+ */
+const UNSNAPSHOTTED = new Set(['gate_log', 'session', 'login_attempt', 'kysely_migration', 'kysely_migration_lock', 'ops_instance', 'ops_trace']);
 
 async function tableNames(db: Db): Promise<string[]> {
   const pg = process.env.DATABASE_URL?.startsWith('postgres');

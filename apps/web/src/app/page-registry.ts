@@ -21,6 +21,8 @@ registerPages(['defaultSmsSetting'], () => import('../features/system/pages/defa
 registerPages(['setting_n'], () => import('../features/system/pages/setting'));
 registerPages(['holidayManagement_n'], () => import('../features/system/pages/holiday-management'));
 registerPages(['serviceMonitorManager'], () => import('../features/system/pages/service-monitor'));
+registerPages(['serviceEurekaManager'], () => import('../features/system/pages/service-eureka'));
+registerPages(['serviceZipkinManager'], () => import('../features/system/pages/service-zipkin'));
 
 // monitoring rules and alarms (the bell opens this screen)
 registerPages(['monitorrules'], () => import('../features/monitoring/pages/monitor-rules'));

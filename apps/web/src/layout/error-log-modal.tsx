@@ -1,4 +1,4 @@
-import { Button, Empty, Popconfirm, Table } from 'antd';
+import { Button, Empty, Popconfirm, Table, Typography } from 'antd';
 import { useErrorLog } from '../lib/error-log';
 import { formatDateTime } from '../lib/time';
 import { AppModal } from '../lib/ui';
@@ -29,6 +29,10 @@ export default function ErrorLogModal({ onClose }: { onClose: () => void }) {
         columns={[
           { title: '时间', dataIndex: 'at', width: 170, render: (v: number) => formatDateTime(v) },
           { title: '错误信息', dataIndex: 'message', width: 240 },
+          {
+            title: '追踪号', dataIndex: 'traceId', width: 270,
+            render: (v?: string) => (v ? <Typography.Text copyable={{ text: v }} style={{ fontFamily: 'monospace', fontSize: 12 }} data-testid="error-trace-id">{v}</Typography.Text> : '—'),
+          },
           { title: '页面地址', dataIndex: 'url', width: 220, ellipsis: true },
           { title: '堆栈', dataIndex: 'stack', render: (v: string) => <pre style={{ margin: 0, maxHeight: 120, overflow: 'auto', fontSize: 12 }}>{v}</pre> },
         ]}

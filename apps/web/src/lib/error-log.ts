@@ -6,11 +6,13 @@ export interface LoggedError {
   stack: string;
   url: string;
   at: number;
+  /** a failed API call's trace id (调用链路追踪) */
+  traceId?: string;
 }
 
 interface ErrorLogState {
   errors: LoggedError[];
-  add(err: unknown, url?: string): void;
+  add(err: unknown, url?: string, traceId?: string): void;
   clear(): void;
 }
 
@@ -18,9 +20,9 @@ const MAX_ERRORS = 100;
 
 export const useErrorLog = create<ErrorLogState>((set) => ({
   errors: [],
-  add(err, url = window.location.href) {
+  add(err, url = window.location.href, traceId) {
     const e = err instanceof Error ? err : new Error(typeof err === 'string' ? err : JSON.stringify(err));
-    set((s) => ({ errors: [{ message: e.message, stack: e.stack ?? '', url, at: Date.now() }, ...s.errors].slice(0, MAX_ERRORS) }));
+    set((s) => ({ errors: [{ message: e.message, stack: e.stack ?? '', url, at: Date.now(), ...(traceId && { traceId }) }, ...s.errors].slice(0, MAX_ERRORS) }));
   },
   clear: () => set({ errors: [] }),
 }));

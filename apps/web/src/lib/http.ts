@@ -1,6 +1,7 @@
 import { ResultCode, type ApiEnvelope } from '@kelvin/contracts/codes';
 import { feedback, toastError, toastWarning } from './feedback';
 import { getStored } from './storage';
+import { useErrorLog } from './error-log';
 
 /** Client timeout of every call (spec §7, §9); the QR code download passes 300 s. */
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -12,9 +13,22 @@ export class ApiError extends Error {
     readonly code: number,
     readonly status: number,
     readonly data: unknown = null,
+    /** the request's trace id (x-trace-id), to find it in 调用链路追踪 */
+    readonly traceId: string | null = null,
   ) {
     super(message);
   }
+}
+
+/**
+ * A failed API call goes to the bug日志 with its trace id — the failures the server keeps a trace of (5xx, and 4xx
+ * but an expired session's 401 and a 404), so the id found there leads to the request in 调用链路追踪.
+ */
+function logFailure(method: string, url: string, err: ApiError) {
+  if (err.status < 400 || err.status === 401 || err.status === 404) return;
+  const e = new Error(`${method} ${url.split('?')[0]} → ${err.status}（${err.code}）：${err.message}`);
+  e.stack = '';
+  useErrorLog.getState().add(e, window.location.href, err.traceId ?? undefined);
 }
 
 export interface RequestOptions {
@@ -111,7 +125,8 @@ export async function requestEnvelope<T extends object>(method: string, url: str
   // headers came but the body did not (the page is unloading, the connection dropped): nothing, the session above
   // all, may be undone because of it
   if (res.ok && body === null) noAnswer('网络错误：响应不完整', opts);
-  const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status, body?.data ?? null);
+  const err = new ApiError(body?.msg || `请求失败（${res.status}）`, body?.code ?? res.status, res.status, body?.data ?? null, body?.traceId ?? res.headers.get('x-trace-id'));
+  logFailure(method, url, err);
   if (!opts.silent) reportError(err);
   throw err;
 }

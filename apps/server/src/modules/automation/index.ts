@@ -57,6 +57,13 @@ export function createAutomation(deps: {
       }
       scheduler.invalidate();
     },
+    /** Re-read every schedule source, calendar and strategy task (iot reload). */
+    reload() {
+      scheduler.invalidate();
+      scheduler.invalidateCalendars();
+      strategy.invalidate();
+      return '定时任务、周程序与节假日日历将在下一秒重新读取，策略任务在下一次上报时重新读取';
+    },
     start: () => scheduler.start(),
     stop: () => scheduler.stop(),
     async routes(app: FastifyInstance) {

@@ -81,6 +81,12 @@ export function createDeviceDirectory(db: Db) {
     invalidate(code: string) {
       cache.delete(code);
     },
+    /** Forgets every cached device (iot reload); answers how many were cached. */
+    clear(): number {
+      const n = cache.size;
+      cache.clear();
+      return n;
+    },
   };
 }
 

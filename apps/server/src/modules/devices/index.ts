@@ -65,6 +65,8 @@ export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqt
     issueCommands: (items: { target: CommandTarget; input: CommandInput; issuer: CommandIssuer }[], opts: { ttl?: number } = {}) =>
       commands.createMany(items, opts.ttl),
     awaitOutcome: commands.awaitOutcome,
+    /** Forgets the cached device contexts (credentials, enabled, topic prefix) of this process: read again on use. */
+    reload: () => `已清空 ${directory.clear()} 台设备的缓存（认证与主题权限），下次连接或上报时重新读取`,
     /** "a command finished" (acked, rejected, expired), in this process */
     onCommandFinished: commands.onFinished,
     /** "a report arrived": called after each committed ingest batch, one call per device report */

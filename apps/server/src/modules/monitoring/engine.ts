@@ -201,6 +201,12 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
     invalidate(projectId: number) {
       rules.delete(projectId);
     },
+    /** Forget every cached rule index (iot reload); answers how many projects had one. */
+    invalidateAll(): number {
+      const n = rules.size;
+      rules.clear();
+      return n;
+    },
     /** Waits until every queued report has been evaluated (tests, shutdown). */
     async idle() {
       while (queue.length || draining) await new Promise((r) => setTimeout(r, 10));

@@ -1,6 +1,9 @@
 import type { Page } from '@kelvin/contracts';
 import type { HolidayDto, SmsKind, SmsRecordDto, SmsSettings, SmsTemplateDto, SystemParams } from '@kelvin/contracts/system';
 import type { IngestRejectRow, ServiceStatus } from '@kelvin/contracts/service-monitor';
+import type {
+  BroadcastAction, BroadcastResult, InstanceDto, OpsTarget, ReloadResult, RtuRefreshResult, TraceDetail, TraceRow,
+} from '@kelvin/contracts/ops';
 import type { ListParams } from '../../components/data-table';
 import { http } from '../../lib/http';
 
@@ -40,6 +43,17 @@ export const smsApi = {
 export const monitorApi = {
   status: () => http.get<ServiceStatus>('/api/v1/monitor/service'),
   rejects: (q: ListParams) => http.get<Page<IngestRejectRow>>('/api/v1/monitor/ingestrejects', q),
+  targets: () => http.get<OpsTarget[]>('/api/v1/monitor/targets'),
+  reload: () => http.post<ReloadResult>('/api/v1/monitor/iotreload'),
+  broadcast: (body: { tenantId?: number; projectId?: number; action: BroadcastAction }) => http.post<BroadcastResult>('/api/v1/monitor/mqttbroadcast', body),
+  rtuRefresh: (body: { tenantId?: number; projectId?: number }) => http.post<RtuRefreshResult>('/api/v1/monitor/rturefresh', body),
+};
+
+/** 服务注册中心 and 调用链路追踪 (platform only). */
+export const opsApi = {
+  instances: () => http.get<InstanceDto[]>('/api/v1/monitor/instances'),
+  traces: (q: ListParams) => http.get<Page<TraceRow>>('/api/v1/monitor/traces', q),
+  trace: (traceId: string) => http.get<TraceDetail>(`/api/v1/monitor/traces/${traceId}`),
 };
 
 /** Query keys of the system settings and the service monitor, one per resource. */
@@ -51,4 +65,8 @@ export const systemKeys = {
   holidays: ['system', 'holiday'] as const,
   monitorStatus: ['monitor', 'service'] as const,
   monitorRejects: ['monitor', 'rejects'] as const,
+  monitorTargets: ['monitor', 'targets'] as const,
+  instances: ['monitor', 'instances'] as const,
+  traces: ['monitor', 'traces'] as const,
+  trace: (traceId: string) => ['monitor', 'traces', traceId] as const,
 };

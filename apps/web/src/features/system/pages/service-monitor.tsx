@@ -10,6 +10,8 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
 import { formatDateTime } from '../../../lib/time';
+import { Can } from '../../../lib/ui';
+import { MonitorActions } from '../components/monitor-actions';
 import { monitorApi, systemKeys } from '../api';
 
 echarts.use([LineChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
@@ -116,6 +118,10 @@ export default function ServiceMonitor() {
           </Card>
         </Col>
       </Row>
+
+      <div style={{ marginTop: 16 }}>
+        <Can code="serviceMonitorManager:control"><MonitorActions /></Can>
+      </div>
 
       <DataTable<IngestRejectRow>
         title="被拒绝的上报与连接（每台设备每种原因每分钟记一条）"
