@@ -36,6 +36,7 @@ import { createAutomation, type Automation, type Clock } from './modules/automat
 import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
+import { createBigScreens } from './modules/bigscreen/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -160,6 +161,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const reports = createReports({ db, core: devices, projects });
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
+  // The big screens read the core's state and roll-ups and monitoring's active alarms; their share links are theirs.
+  const bigScreens = createBigScreens({ db, core: devices, projects, activeAlarms: (ids, limit) => monitoring.activeAlarms(ids, limit) });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
@@ -223,6 +226,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await billing.routes(app);
   await reports.routes(app);
   await repairs.routes(app);
+  await bigScreens.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 

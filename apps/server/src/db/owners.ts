@@ -80,6 +80,7 @@ export const TABLE_OWNERS = {
   repair_record: 'repairs',
   repair_photo: 'repairs',
   repair_event: 'repairs',
+  dataview_share: 'bigscreen',
 } as const;
 
 /**
