@@ -93,8 +93,8 @@ const Alarms = memo(function Alarms({ alarms, height, showProject }: { alarms: B
   return (
     <ScrollBoard height={height} testId="bs-alarms" empty="当前没有告警"
       columns={[
-        { title: '时间', width: 90 }, ...(showProject ? [{ title: '项目', width: 120 }] : []), { title: '设备', width: 'auto' as const },
-        { title: '告警', width: 130 }, { title: '级别', width: 64, align: 'center' as const },
+        { title: '时间', width: 72 }, ...(showProject ? [{ title: '项目', width: 120 }] : []), { title: '设备', width: 'auto' as const },
+        { title: '告警', width: 'auto' as const }, { title: '级别', width: 64, align: 'center' as const },
       ]}
       rows={alarms.map((a) => ({
         key: a.id,

@@ -46,7 +46,7 @@ export const ScrollBoard = memo(function ScrollBoard({ columns, rows, height, ro
   }, [pos, n]);
   const shown = n > rowNum ? [...rows, ...rows.slice(0, rowNum)] : rows;
   const cell = (c: BoardColumn, content: ReactNode, i: number) => (
-    <div key={i} className="bs-board-cell" style={{ width: c.width, flex: c.width === 'auto' ? 1 : undefined, textAlign: c.align ?? 'left' }}>{content}</div>
+    <div key={i} className="bs-board-cell" style={{ width: c.width === 'auto' ? undefined : c.width, flex: c.width === 'auto' ? '1 1 0' : 'none', minWidth: 0, textAlign: c.align ?? 'left' }}>{content}</div>
   );
   return (
     <div className="bs-board" style={{ height }} data-testid={testId}>
