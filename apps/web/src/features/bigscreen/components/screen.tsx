@@ -1,19 +1,17 @@
-import { memo, useEffect, useState, type ReactNode } from 'react';
-import * as echarts from 'echarts/core';
-import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { lazy, memo, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { ALARM_SEVERITIES, SCROLL_BOARD_DEFAULTS, type BigScreenEnergy, type BigScreenProject, type BigScreenSummary } from '@kelvin/contracts';
-import { useChart } from '../../../components/use-chart';
 import { clockParts, formatMillis } from '../../../lib/clock';
 import { ProjectMap } from '../../projects';
 import { DigitalFlop } from './digital-flop';
 import { ScrollBoard } from './scroll-board';
 
-echarts.use([LineChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+// ECharts loads after the figures are on screen (first paint does not wait for it)
+const TrendChart = lazy(() => import('./trend-chart'));
+const Trend = ({ trend, height }: { trend: BigScreenSummary['trend']; height: number }) => (
+  <Suspense fallback={<div style={{ height }} />}><TrendChart trend={trend} height={height} /></Suspense>
+);
 
 const SEVERITY_COLORS = { critical: '#ff4d4f', major: '#fa8c16', minor: '#fadb14', info: '#40a9ff' } as const;
-const AXIS = { axisLine: { lineStyle: { color: '#2f6db5' } }, axisLabel: { color: '#9cc3f0', fontSize: 16 }, splitLine: { lineStyle: { color: 'rgba(47,109,181,0.25)' } } };
 
 const Clock = memo(function Clock() {
   const [now, setNow] = useState(() => new Date());
@@ -69,24 +67,6 @@ const TopList = memo(function TopList({ top, unit }: { top: BigScreenSummary['to
       ))}
     </div>
   );
-});
-
-const Trend = memo(function Trend({ trend, height }: { trend: BigScreenSummary['trend']; height: number }) {
-  const has = trend.some((h) => h.electricity !== null || h.heat !== null);
-  const ref = useChart(() => (has ? {
-    animation: false,
-    grid: { left: 64, right: 64, top: 44, bottom: 36 },
-    legend: { top: 0, textStyle: { color: '#bae0ff', fontSize: 18 } },
-    tooltip: { trigger: 'axis' },
-    xAxis: { type: 'category', data: trend.map((h) => formatMillis(h.hour).slice(11, 16)), ...AXIS, splitLine: { show: false } },
-    yAxis: [{ type: 'value', name: 'kWh', nameTextStyle: { color: '#9cc3f0', fontSize: 16 }, ...AXIS }, { type: 'value', name: 'GJ', nameTextStyle: { color: '#9cc3f0', fontSize: 16 }, ...AXIS, splitLine: { show: false } }],
-    series: [
-      { name: '电量（kWh）', type: 'bar', data: trend.map((h) => h.electricity), itemStyle: { color: '#1677ff' }, barMaxWidth: 18 },
-      { name: '热量（GJ）', type: 'line', yAxisIndex: 1, data: trend.map((h) => h.heat), smooth: true, itemStyle: { color: '#fa8c16' }, lineStyle: { width: 3 }, connectNulls: true },
-    ],
-  } : null), [trend, has]);
-  if (!has) return <div className="bs-empty">最近 24 小时暂无电量、热量读数</div>;
-  return <div ref={ref} style={{ height }} data-testid="bs-trend" />;
 });
 
 const Alarms = memo(function Alarms({ alarms, height, showProject }: { alarms: BigScreenSummary['alarms']; height: number; showProject: boolean }) {
