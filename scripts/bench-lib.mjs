@@ -51,6 +51,8 @@ export async function startServer(extraEnv = {}, postgres = undefined, reuse = u
   child.stdout.on('data', () => {});
   child.stderr.on('data', (c) => process.stderr.write(c));
   return {
+    /** the start banner (the demo tenant's one-time password is in it) */
+    banner: output,
     child, dataDir, env, port, mqttPort, url: `http://127.0.0.1:${port}`, mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
     /** kill -9: no shutdown hooks, no flush */
     async crash() {

@@ -38,6 +38,7 @@ import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
 import { createOps, type Ops } from './modules/ops/index.ts';
+import { createBigScreens } from './modules/bigscreen/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -166,6 +167,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const reports = createReports({ db, core: devices, projects });
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
+  // The big screens read the core's state and roll-ups and monitoring's active alarms; their share links are theirs.
+  const bigScreens = createBigScreens({ db, core: devices, projects, activeAlarms: (ids, limit) => monitoring.activeAlarms(ids, limit) });
 
   // Operating the server: its registry row, kept traces, and the service monitor's actions over the caches above.
   const ops = createOps({
@@ -242,6 +245,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await reports.routes(app);
   await repairs.routes(app);
   await ops.routes(app);
+  await bigScreens.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 

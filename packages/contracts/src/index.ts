@@ -19,3 +19,4 @@ export * from './billing.ts';
 export * from './reports.ts';
 export * from './repairs.ts';
 export * from './ops.ts';
+export * from './bigscreen.ts';

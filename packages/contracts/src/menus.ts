@@ -63,7 +63,8 @@ const TREE: GroupSpec[] = [
     children: [
       ['projectindex', '地图总览', VIEW],
       ['monitoringCenterTose', '综合大屏', VIEW],
-      ['monitorScreen', '项目大屏', VIEW],
+      // btn_add: create a public share link (/dataviews); btn_del: revoke one
+      ['monitorScreen', '项目大屏', ['view', 'btn_add', 'btn_del']],
       ['electricMeterEnergyView', '电表能耗视图', REPORT],
       ['projectview', '项目详情', EDIT],
       ['projectview2', '项目视图', MONITOR],

@@ -21,6 +21,7 @@ import * as m012 from './migrations/012-billing-share-basis.ts';
 import * as m013 from './migrations/013-rollups.ts';
 import * as m014 from './migrations/014-repairs.ts';
 import * as m015 from './migrations/015-ledger-day.ts';
+import * as m016 from './migrations/016-bigscreen.ts';
 import * as m018 from './migrations/018-ops.ts';
 
 export type Db = Kysely<Database>;
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '013-rollups': m013,
   '014-repairs': m014,
   '015-ledger-day': m015,
+  '016-bigscreen': m016,
   '018-ops': m018,
 };
 

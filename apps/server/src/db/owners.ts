@@ -82,6 +82,7 @@ export const TABLE_OWNERS = {
   repair_event: 'repairs',
   ops_instance: 'ops',
   ops_trace: 'ops',
+  dataview_share: 'bigscreen',
 } as const;
 
 /**

@@ -815,6 +815,22 @@ export interface OpsTraceTable {
   spans: string;
 }
 
+/** Table of 016-bigscreen: public share links of a project's big screen. */
+export interface DataviewShareTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  token_hash: string;
+  token_hint: string;
+  note: string | null;
+  created_by: number | null;
+  created_by_name: string;
+  created_at: Millis;
+  expires_at: Millis;
+  revoked_at: Millis | null;
+  revoked_by_name: string | null;
+}
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -848,6 +864,7 @@ export interface Database {
   repair_record: RepairRecordTable;
   repair_photo: RepairPhotoTable;
   repair_event: RepairEventTable;
+  dataview_share: DataviewShareTable;
   device_group: DeviceGroupTable;
   device_group_member: DeviceGroupMemberTable;
   device_bind_record: DeviceBindRecordTable;

@@ -50,6 +50,9 @@ registerPages(['projectlist'], () => import('../features/projects/pages/project-
 registerPages(['projectedit'], () => import('../features/projects/pages/project-edit'));
 registerPages(['projectview'], () => import('../features/projects/pages/project-view'));
 registerPages(['projectindex'], () => import('../features/projects/pages/project-index'));
+// big screens: full-viewport dark dashboards over the shell
+registerPages(['monitoringCenterTose'], () => import('../features/bigscreen/pages/overview'));
+registerPages(['monitorScreen'], () => import('../features/bigscreen/pages/project-screen'));
 registerPages(['projectview2'], () => import('../features/projects/pages/project-view2'));
 registerPages(['deviceList_n'], () => import('../features/device-management/pages/device-list'));
 registerPages(['devicegroup'], () => import('../features/device-management/pages/device-group'));

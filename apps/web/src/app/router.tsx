@@ -35,7 +35,12 @@ function RouterError() {
 export function createAppRouter() {
   return createBrowserRouter([{ errorElement: <RouterError />, children: [
     { path: '/login', element: <LoginRoute /> },
-    ...(['authredirect', 'reg', 'success', 'dataviews', 'demo', 'addDevice'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
+    // a shared project big screen, read-only without login
+    { path: '/dataviews', lazy: async () => {
+      const [{ default: QueryProvider }, { default: DataviewsPage }] = await Promise.all([import('./query-provider'), import('../features/bigscreen/pages/dataviews')]);
+      return { element: <QueryProvider><DataviewsPage /></QueryProvider> };
+    } },
+    ...(['authredirect', 'reg', 'success', 'demo', 'addDevice'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
     statusRoute('/introduction/index', (m) => <m.IntroductionPage />),
     statusRoute('/layoutMobile', (m) => <m.LayoutMobileRedirect />),
     statusRoute('/404', (m) => <m.NotFoundPage />),

@@ -40,6 +40,8 @@ export function createMonitoring(deps: { db: Db; core: DeviceCore; live: LiveHub
       const bySeverity = await repo.activeAlarmsByDevice(deps.db, projectId);
       return new Map([...bySeverity].map(([deviceId, severities]) => [deviceId, severities.length]));
     },
+    /** The newest active alarms of projects the caller was checked for, and the active count per project (big screens). */
+    activeAlarms: (projectIds: number[], limit: number) => repo.activeAlarmsOf(deps.db, projectIds, limit),
     async routes(app: FastifyInstance) {
       await app.register(monitoringRoutes, {
         monitoring, exceptions, faults, projectName: async (scope, id) => (await deps.projects.project(scope, id)).name,

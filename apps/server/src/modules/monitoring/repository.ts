@@ -87,3 +87,14 @@ export async function activeAlarmsByDevice(db: Db, projectId: number) {
   for (const r of rows) out.set(r.device_id, [...(out.get(r.device_id) ?? []), r.severity]);
   return out;
 }
+
+/** The newest active alarms of some projects and how many are active per project (the big screens). */
+export async function activeAlarmsOf(db: Db, projectIds: number[], limit: number) {
+  if (!projectIds.length) return { rows: [] as MessageRow[], counts: new Map<number, number>() };
+  const [rows, counts] = await Promise.all([
+    db.selectFrom('monitor_message').selectAll().where('project_id', 'in', projectIds).where('status', '=', 'active').orderBy('id', 'desc').limit(limit).execute(),
+    db.selectFrom('monitor_message').select((eb) => ['project_id', eb.fn.countAll<number>().as('n')])
+      .where('project_id', 'in', projectIds).where('status', '=', 'active').groupBy('project_id').execute(),
+  ]);
+  return { rows, counts: new Map(counts.map((c) => [Number(c.project_id), Number(c.n)])) };
+}

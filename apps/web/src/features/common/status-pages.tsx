@@ -19,7 +19,6 @@ const PUBLIC_NOTICES: Record<string, { title: string; sub: string }> = {
   authredirect: { title: '第三方登录暂不可用', sub: '请使用平台账号登录' },
   reg: { title: '账号注册', sub: '平台账号由管理员开通，请联系您的物业公司管理员' },
   success: { title: '操作成功', sub: '您可以返回首页继续操作' },
-  dataviews: { title: '数据大屏（未开放）', sub: '该功能尚未开放，敬请期待' },
   demo: { title: '演示页面（未开放）', sub: '该功能尚未开放，敬请期待' },
   addDevice: { title: '扫码添加设备（未开放）', sub: '该功能尚未开放，请在控制台「设备列表」中添加设备' },
 };

@@ -1,0 +1,2 @@
+/** 大屏: what other features may use. */
+export { bigScreenApi, bigScreenKeys } from './api';
