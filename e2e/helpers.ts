@@ -12,6 +12,8 @@ const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 /** Keeps a screenshot of a key screen under e2e/screenshots/ (ignored by git). */
 export async function shot(page: Page, name: string) {
   fs.mkdirSync(SHOTS, { recursive: true });
+  // a drawer or dialog still sliding in makes a picture of two half screens: wait for antd's motion classes to go
+  await expect(page.locator('[class*="-enter-active"], [class*="-appear-active"]')).toHaveCount(0, { timeout: 3_000 }).catch(() => {});
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
