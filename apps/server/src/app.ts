@@ -36,6 +36,9 @@ import { createAutomation, type Automation, type Clock } from './modules/automat
 import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
+import { createDictionary } from './modules/dictionary/index.ts';
+import { createRegistration } from './modules/registration/index.ts';
+import { createShowroom } from './modules/showroom/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -161,8 +164,16 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
 
+  // 数据字典: the registries as dictionaries, with each tenant's own display names.
+  const dictionary = createDictionary({ db });
+  // 入驻申请: the captcha of the login page, SMS codes through system's provider, approval through the admin module's tenant creation.
+  const registration = createRegistration({ db, checkCaptcha: auth.checkCaptcha, sms: system.sms, tenants: adminServices.tenants });
+  // /demo: the demo tenant's showroom project, read through the projects and the device core.
+  const showroom = createShowroom({ db, projects, core: devices });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
+  adminServices.tenants.registerCleanup(dictionary.removeTenant);
   adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
   projects.registerHolding({ what: '台设备', count: (areaId) => devices.devices.devicesOnArea(areaId) });
@@ -223,6 +234,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await billing.routes(app);
   await reports.routes(app);
   await repairs.routes(app);
+  await dictionary.routes(app);
+  await registration.routes(app);
+  await showroom.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 

@@ -18,3 +18,5 @@ export * from './automation.ts';
 export * from './billing.ts';
 export * from './reports.ts';
 export * from './repairs.ts';
+export * from './registration.ts';
+export * from './dictionary.ts';

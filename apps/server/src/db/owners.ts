@@ -80,6 +80,9 @@ export const TABLE_OWNERS = {
   repair_record: 'repairs',
   repair_photo: 'repairs',
   repair_event: 'repairs',
+  registration_application: 'registration',
+  registration_code: 'registration',
+  dict_override: 'dictionary',
 } as const;
 
 /**
