@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCaptchas } from '../modules/auth/captcha.ts';
-import { loadSigningKey } from '../modules/auth/index.ts';
+import { createCaptchas, loadSigningKey } from '../modules/auth/index.ts';
 import { SHOWROOM_RATE } from '../modules/showroom/index.ts';
 import { createTestDevice } from '../modules/devices/test-fixtures.ts';
 import { createArea, createTenant, createUser, startTestKelvin, type TestClient } from './harness.ts';

@@ -35,8 +35,13 @@ function RouterError() {
 export function createAppRouter() {
   return createBrowserRouter([{ errorElement: <RouterError />, children: [
     { path: '/login', element: <LoginRoute /> },
-    ...(['authredirect', 'reg', 'success', 'dataviews', 'demo', 'addDevice'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
-    statusRoute('/introduction/index', (m) => <m.IntroductionPage />),
+    ...(['authredirect', 'dataviews'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
+    // the visitor pages (features/public), each its own chunk
+    { path: '/reg', lazy: async () => ({ Component: (await import('../features/public/pages/register')).default }) },
+    { path: '/success', lazy: async () => ({ Component: (await import('../features/public/pages/success')).default }) },
+    { path: '/introduction/index', lazy: async () => ({ Component: (await import('../features/public/pages/introduction')).default }) },
+    { path: '/demo', lazy: async () => ({ Component: (await import('../features/public/pages/demo')).default }) },
+    { path: '/addDevice', lazy: async () => ({ Component: (await import('../features/public/pages/add-device')).default }) },
     statusRoute('/layoutMobile', (m) => <m.LayoutMobileRedirect />),
     statusRoute('/404', (m) => <m.NotFoundPage />),
     statusRoute('/401', (m) => <m.UnauthorizedPage />),

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REG_SENDS_PER_DAY } from '@kelvin/contracts';
-import { loadSigningKey } from '../auth/index.ts';
-import { createCaptchas } from '../auth/captcha.ts';
+import { createCaptchas, loadSigningKey } from '../auth/index.ts';
 import { ADMIN_PASSWORD, startTestKelvin, type TestClient } from '../../test/harness.ts';
 
 let k: TestClient;
