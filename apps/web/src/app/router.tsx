@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, isRouteErrorResponse, Navigate, useRouteError, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/login-page';
 import { AuthGate } from '../layout/auth-gate';
@@ -21,6 +21,17 @@ function statusRoute(path: string, render: (m: StatusModule) => ReactNode): Rout
   return { path, lazy: async () => { const m = await import('../features/common/status-pages'); return { element: render(m) }; } };
 }
 
+/** A visitor page outside the main layout: lazily loaded, inside the TanStack Query provider the layout otherwise brings. */
+function visitorRoute(path: string, load: () => Promise<{ default: ComponentType }>): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const [{ default: Page }, { default: QueryProvider }] = await Promise.all([load(), import('./query-provider')]);
+      return { element: <QueryProvider><Page /></QueryProvider> };
+    },
+  };
+}
+
 /** Whatever escapes the screens' own boundaries: a Chinese error screen with a way back, never the router's default. */
 function RouterError() {
   const error = useRouteError();
@@ -36,12 +47,12 @@ export function createAppRouter() {
   return createBrowserRouter([{ errorElement: <RouterError />, children: [
     { path: '/login', element: <LoginRoute /> },
     ...(['authredirect', 'dataviews'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
-    // the visitor pages (features/public), each its own chunk
-    { path: '/reg', lazy: async () => ({ Component: (await import('../features/public/pages/register')).default }) },
-    { path: '/success', lazy: async () => ({ Component: (await import('../features/public/pages/success')).default }) },
-    { path: '/introduction/index', lazy: async () => ({ Component: (await import('../features/public/pages/introduction')).default }) },
-    { path: '/demo', lazy: async () => ({ Component: (await import('../features/public/pages/demo')).default }) },
-    { path: '/addDevice', lazy: async () => ({ Component: (await import('../features/public/pages/add-device')).default }) },
+    // the visitor pages (features/public), each its own chunk, with the query cache the screens use
+    visitorRoute('/reg', () => import('../features/public/pages/register')),
+    visitorRoute('/success', () => import('../features/public/pages/success')),
+    visitorRoute('/introduction/index', () => import('../features/public/pages/introduction')),
+    visitorRoute('/demo', () => import('../features/public/pages/demo')),
+    visitorRoute('/addDevice', () => import('../features/public/pages/add-device')),
     statusRoute('/layoutMobile', (m) => <m.LayoutMobileRedirect />),
     statusRoute('/404', (m) => <m.NotFoundPage />),
     statusRoute('/401', (m) => <m.UnauthorizedPage />),

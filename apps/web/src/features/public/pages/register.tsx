@@ -36,7 +36,10 @@ export default function RegisterPage() {
   }, [wait]);
 
   const sendCode = async () => {
-    const { phone, captchaCode } = await form.validateFields(['phone', 'captchaCode']).catch(() => ({ phone: '', captchaCode: '' }));
+    const { phone } = await form.validateFields(['phone']).catch(() => ({ phone: '' }));
+    // the image captcha guards the SMS only (it is spent by the send, so the submit does not ask for it)
+    const captchaCode = String(form.getFieldValue('captchaCode') ?? '').trim();
+    if (!captchaCode) form.setFields([{ name: 'captchaCode', errors: ['请输入图形验证码'] }]);
     if (!phone || !captchaCode || !captcha) return;
     setSending(true);
     try {
@@ -77,9 +80,9 @@ export default function RegisterPage() {
           <Form.Item name="phone" label="手机号" rules={[{ required: true, message: '请输入手机号' }, { pattern: PHONE, message: '手机号格式不正确' }]}>
             <Input maxLength={11} inputMode="numeric" />
           </Form.Item>
-          <Form.Item label="图形验证码" required>
+          <Form.Item label="图形验证码" required extra="获取短信验证码前填写">
             <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="captchaCode" noStyle rules={[{ required: true, whitespace: true, message: '请输入图形验证码' }]}>
+              <Form.Item name="captchaCode" noStyle>
                 <Input maxLength={10} placeholder="请输入右侧字符" aria-label="图形验证码" />
               </Form.Item>
               {captcha && <img src={captcha.image} alt="图形验证码" title="看不清？点击换一张" width={120} height={32} data-testid="reg-captcha"
