@@ -1,22 +1,15 @@
 import { useState } from 'react';
 import { Alert, App, Badge, Button, Descriptions, Form, Input, Space, Tag, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { REGISTRATION_STATUS, regApproveBody, type Page, type RegApplicationDto, type RegApproveAnswer, type RegistrationStatus } from '@kelvin/contracts';
-import { DataTable, type ListParams } from '../../components/data-table';
+import { REGISTRATION_STATUS, regApproveBody, type RegApplicationDto, type RegApproveAnswer, type RegistrationStatus } from '@kelvin/contracts';
+import { DataTable } from '../../components/data-table';
 import { FormModal } from '../../components/form-modal';
 import { zodRule } from '../../lib/form';
-import { http } from '../../lib/http';
 import { formatDateTime } from '../../lib/time';
 import { AppModal, Can } from '../../lib/ui';
+import { reviewApi, reviewKeys } from './api';
 
 /** The platform administrator's review of 入驻申请 (a tab of the tenant manager). */
-export const reviewApi = {
-  page: (q: ListParams) => http.get<Page<RegApplicationDto>>('/api/v1/register/applications', q),
-  pending: () => http.get<{ pending: number }>('/api/v1/register/applications/pending', undefined, { silent: true }),
-  approve: (id: number, body: { tenantCode: string; username: string }) => http.post<RegApproveAnswer>(`/api/v1/register/applications/${id}/approve`, body),
-  reject: (id: number, reason: string) => http.post<RegApplicationDto>(`/api/v1/register/applications/${id}/reject`, { reason }),
-};
-export const reviewKeys = { all: ['registration'] as const, list: ['registration', 'list'] as const, pending: ['registration', 'pending'] as const };
 
 const STATUS_COLOR: Record<RegistrationStatus, string> = { pending: 'orange', approved: 'green', rejected: 'default' };
 
@@ -29,7 +22,8 @@ export function ApplicationsTabLabel() {
 /** A code suggestion from the application id (the reviewer may change it). */
 const suggestCode = (a: RegApplicationDto) => `t${a.id}`;
 
-export function RegistrationApplications() {
+/** `onApproved`: a tenant was created (the tenant list refreshes). */
+export function RegistrationApplications({ onApproved }: { onApproved?: () => void }) {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [approving, setApproving] = useState<RegApplicationDto | null>(null);
@@ -44,7 +38,7 @@ export function RegistrationApplications() {
       setApproving(null);
       setCreated(r);
       void refresh();
-      void qc.invalidateQueries({ queryKey: ['admin'] });
+      onApproved?.();
     },
   });
   const reject = useMutation({

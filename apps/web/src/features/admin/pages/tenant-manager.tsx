@@ -179,7 +179,7 @@ export default function TenantManager() {
           </>
         )}
       </FormModal>
-      </>) }, { key: 'applications', label: <ApplicationsTabLabel />, children: <RegistrationApplications /> }]} />
+      </>) }, { key: 'applications', label: <ApplicationsTabLabel />, children: <RegistrationApplications onApproved={() => void qc.invalidateQueries({ queryKey: adminKeys.tenants })} /> }]} />
     </PageContainer>
   );
 }

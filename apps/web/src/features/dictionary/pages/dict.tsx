@@ -41,8 +41,8 @@ export default function DictPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [editing, setEditing] = useState<DictItemDto | null>(null);
   const client = useQueryClient();
-  const modal = useAppModal();
   const { message } = App.useApp();
+  const modal = useAppModal();
   const list = useQuery({ queryKey: dictKeys.list(keyword), queryFn: () => dictApi.list(keyword || undefined) });
   const dicts = list.data ?? [];
   const current: DictSummary | undefined = dicts.find((d) => d.code === selected) ?? dicts[0];
