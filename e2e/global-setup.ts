@@ -78,6 +78,8 @@ export default async function globalSetup() {
   process.env.KELVIN_E2E_DEMO_USER = server.demo.username;
   process.env.KELVIN_E2E_DEMO_PASSWORD = server.demo.password;
   process.env.KELVIN_E2E_URL = server.url;
+  // the data dir, for specs that must know a server secret (the public registration mints its image captcha)
+  process.env.KELVIN_E2E_DATA_DIR = dataDir;
   process.env.KELVIN_E2E_ADMIN_PASSWORD = E2E_ADMIN_PASSWORD;
   return async () => {
     await server.stop();

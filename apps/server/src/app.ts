@@ -39,6 +39,9 @@ import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
 import { createOps, type Ops } from './modules/ops/index.ts';
 import { createBigScreens } from './modules/bigscreen/index.ts';
+import { createDictionary } from './modules/dictionary/index.ts';
+import { createRegistration } from './modules/registration/index.ts';
+import { createShowroom } from './modules/showroom/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -182,8 +185,16 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     ],
   });
 
+  // 数据字典: the registries as dictionaries, with each tenant's own display names.
+  const dictionary = createDictionary({ db });
+  // 入驻申请: the captcha of the login page, SMS codes through system's provider, approval through the admin module's tenant creation.
+  const registration = createRegistration({ db, checkCaptcha: auth.checkCaptcha, sms: system.sms, tenants: adminServices.tenants });
+  // /demo: the demo tenant's showroom project, read through the projects and the device core.
+  const showroom = createShowroom({ db, projects, core: devices });
+
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
+  adminServices.tenants.registerCleanup(dictionary.removeTenant);
   adminServices.tenants.registerCleanup((trx, tenantId) => automation.removeTenant(trx, tenantId));
   // Areas holding devices cannot be deleted; project figures count devices and online devices.
   projects.registerHolding({ what: '台设备', count: (areaId) => devices.devices.devicesOnArea(areaId) });
@@ -246,6 +257,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await repairs.routes(app);
   await ops.routes(app);
   await bigScreens.routes(app);
+  await dictionary.routes(app);
+  await registration.routes(app);
+  await showroom.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 

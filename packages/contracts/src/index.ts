@@ -20,3 +20,5 @@ export * from './reports.ts';
 export * from './repairs.ts';
 export * from './ops.ts';
 export * from './bigscreen.ts';
+export * from './registration.ts';
+export * from './dictionary.ts';

@@ -138,9 +138,27 @@ export const SMS_KINDS = [
     vars: ['name', 'project', 'room', 'balance'],
     content: '尊敬的{name}，您在{project}{room}的账户已欠费（余额{balance}元），已停止供能，充值后将自动恢复。',
   },
+  {
+    code: 'verify_code',
+    name: '入驻申请验证码',
+    vars: ['code', 'minutes'],
+    content: '您的入驻申请验证码为{code}，{minutes}分钟内有效，请勿告诉他人。',
+  },
+  {
+    code: 'onboard_approved',
+    name: '入驻审核通过通知',
+    vars: ['company', 'username', 'password'],
+    content: '{company}的入驻申请已通过审核。管理员账号：{username}，初始密码：{password}，请登录后立即修改密码。',
+  },
+  {
+    code: 'onboard_rejected',
+    name: '入驻审核未通过通知',
+    vars: ['company', 'reason'],
+    content: '很抱歉，{company}的入驻申请未通过审核，原因：{reason}。',
+  },
 ] as const;
 export type SmsKind = (typeof SMS_KINDS)[number]['code'];
-const smsKind = z.enum(SMS_KINDS.map((k) => k.code) as [SmsKind, ...SmsKind[]], { error: '短信类型只能是余额不足、设备告警或欠费停止供能' });
+const smsKind = z.enum(SMS_KINDS.map((k) => k.code) as [SmsKind, ...SmsKind[]], { error: `短信类型只能是${SMS_KINDS.map((k) => k.name).join('、')}` });
 
 export const SMS_STATUSES = [
   { code: 'recorded', name: '已记录（未外发）' },

@@ -23,6 +23,7 @@ import * as m014 from './migrations/014-repairs.ts';
 import * as m015 from './migrations/015-ledger-day.ts';
 import * as m016 from './migrations/016-bigscreen.ts';
 import * as m018 from './migrations/018-ops.ts';
+import * as m019 from './migrations/019-registration.ts';
 
 export type Db = Kysely<Database>;
 
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '015-ledger-day': m015,
   '016-bigscreen': m016,
   '018-ops': m018,
+  '019-registration': m019,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.

@@ -83,6 +83,9 @@ export const TABLE_OWNERS = {
   ops_instance: 'ops',
   ops_trace: 'ops',
   dataview_share: 'bigscreen',
+  registration_application: 'registration',
+  registration_code: 'registration',
+  dict_override: 'dictionary',
 } as const;
 
 /**

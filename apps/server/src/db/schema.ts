@@ -831,6 +831,45 @@ export interface DataviewShareTable {
   revoked_by_name: string | null;
 }
 
+/** Tables of 019-registration: operator companies' applications, their SMS codes, the dictionary's display names. */
+export interface RegistrationApplicationTable {
+  id: Generated<number>;
+  company: string;
+  contact: string;
+  phone: string;
+  notes: string | null;
+  status: string;
+  ip: string | null;
+  reviewer_id: number | null;
+  reviewer_name: string | null;
+  reviewed_at: Millis | null;
+  reason: string | null;
+  tenant_id: number | null;
+  tenant_code: string | null;
+  username: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+export interface RegistrationCodeTable {
+  id: Generated<number>;
+  phone: string;
+  ip: string;
+  code_hash: string;
+  tries: number;
+  created_at: Millis;
+  expires_at: Millis;
+  used_at: Millis | null;
+}
+export interface DictOverrideTable {
+  id: Generated<number>;
+  tenant_id: number;
+  dict_code: string;
+  item_value: string;
+  label: string;
+  updated_by: string | null;
+  updated_at: Millis;
+}
+
 export interface Database {
   tenant: TenantTable;
   app_user: AppUserTable;
@@ -865,6 +904,9 @@ export interface Database {
   repair_photo: RepairPhotoTable;
   repair_event: RepairEventTable;
   dataview_share: DataviewShareTable;
+  registration_application: RegistrationApplicationTable;
+  registration_code: RegistrationCodeTable;
+  dict_override: DictOverrideTable;
   device_group: DeviceGroupTable;
   device_group_member: DeviceGroupMemberTable;
   device_bind_record: DeviceBindRecordTable;

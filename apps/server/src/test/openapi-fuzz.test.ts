@@ -20,6 +20,8 @@ const PUBLIC = new Set([
   'GET /api/v1/tenant/logo',
   // payment providers call back without a token; the signature is the authentication
   'POST /api/v1/payment/notify/{projectId}/{provider}',
+  // /reg and /demo: visitors without an account (captcha, SMS code and rate limits are their protection)
+  'POST /api/v1/register/sms-code', 'POST /api/v1/register', 'GET /api/v1/showroom',
 ]);
 /** An event stream never ends: its refusal without a token is checked, not fuzzed with one. */
 const STREAMS = new Set(['GET /api/v1/live']);

@@ -13,13 +13,15 @@ import { DATADEMO_ROWS, REPORT_ROWS } from './rules-reports.ts';
 import { REPAIR_ROWS } from './rules-repairs.ts';
 import { OPS_ROWS } from './rules-ops.ts';
 import { BIGSCREEN_ROWS } from './rules-bigscreen.ts';
+import { DICTIONARY_ROWS } from './rules-dictionary.ts';
+import { REGISTRATION_ROWS } from './rules-registration.ts';
 
 /**
  * Every operation of the OpenAPI document has a row in the permission/tenancy table (test/rules-*.ts), or is one of
  * the few calls made before or without a tenant's data. A new endpoint without a row fails here.
  */
 
-const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS, ...REPORT_ROWS, ...DATADEMO_ROWS, ...REPAIR_ROWS, ...OPS_ROWS, ...BIGSCREEN_ROWS];
+const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS, ...REPORT_ROWS, ...DATADEMO_ROWS, ...REPAIR_ROWS, ...OPS_ROWS, ...BIGSCREEN_ROWS, ...DICTIONARY_ROWS, ...REGISTRATION_ROWS];
 
 const PUBLIC: Record<string, string> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',
@@ -29,6 +31,9 @@ const PUBLIC: Record<string, string> = {
   'GET /api/v1/tenant/brand': 'the login page shows the brand before anyone signs in',
   'GET /api/v1/tenant/logo': 'the login page shows the logo before anyone signs in',
   'GET /api/v1/dataviews': 'a shared big screen opened without login: only a valid, unexpired, unrevoked share token answers, with that one project\'s aggregate figures; rate-limited per token and address (bigscreen.test.ts)',
+  'POST /api/v1/register/sms-code': '/reg: a company without an account asks for an SMS code (image captcha first, 60 s and 10 a day per phone and address; registration.test.ts)',
+  'POST /api/v1/register': '/reg: a company without an account applies (its SMS code is the proof; answered alike for any phone)',
+  'GET /api/v1/showroom': '/demo: the demo tenant\'s showroom aggregates for visitors, no personal data (public-privacy.test.ts), 60 a minute per address',
   'POST /api/v1/payment/notify/{projectId}/{provider}': 'payment providers call back without a token; the HMAC (sandbox) or RSA (WeChat Pay v3) signature is the authentication (accounts.test.ts)',
 };
 

@@ -30,6 +30,11 @@ registerPages(['exceptiondata'], () => import('../features/monitoring/pages/exce
 registerPages(['projectFaultDeviceList'], () => import('../features/monitoring/pages/fault-devices'));
 registerPages(['monitor'], () => import('../features/monitoring/pages/run-monitor'));
 
+// 数据字典: the registries as dictionaries, with the tenant's display names
+registerPages(['dict'], () => import('../features/dictionary/pages/dict'));
+// 设备页面: a project's devices grouped by type, live
+registerPages(['devicepage'], () => import('../features/devices/pages/device-page'));
+
 // automation: week programs (one editor for 编程设置 / 温控器编程 / 编程方案), tasks of every kind, the overtime pool
 registerPages(['deviceprogram', 'thermostatprogram'], () => import('../features/automation/pages/week-programs'));
 registerPages(['programscheme'], () => import('../features/automation/pages/program-schemes'));

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, isRouteErrorResponse, Navigate, useRouteError, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/login-page';
 import { AuthGate } from '../layout/auth-gate';
@@ -21,6 +21,17 @@ function statusRoute(path: string, render: (m: StatusModule) => ReactNode): Rout
   return { path, lazy: async () => { const m = await import('../features/common/status-pages'); return { element: render(m) }; } };
 }
 
+/** A visitor page outside the main layout: lazily loaded, inside the TanStack Query provider the layout otherwise brings. */
+function visitorRoute(path: string, load: () => Promise<{ default: ComponentType }>): RouteObject {
+  return {
+    path,
+    lazy: async () => {
+      const [{ default: Page }, { default: QueryProvider }] = await Promise.all([load(), import('./query-provider')]);
+      return { element: <QueryProvider><Page /></QueryProvider> };
+    },
+  };
+}
+
 /** Whatever escapes the screens' own boundaries: a Chinese error screen with a way back, never the router's default. */
 function RouterError() {
   const error = useRouteError();
@@ -35,13 +46,15 @@ function RouterError() {
 export function createAppRouter() {
   return createBrowserRouter([{ errorElement: <RouterError />, children: [
     { path: '/login', element: <LoginRoute /> },
+    ...(['authredirect'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
+    // the visitor pages (features/public), each its own chunk, with the query cache the screens use
+    visitorRoute('/reg', () => import('../features/public/pages/register')),
+    visitorRoute('/success', () => import('../features/public/pages/success')),
+    visitorRoute('/introduction/index', () => import('../features/public/pages/introduction')),
+    visitorRoute('/demo', () => import('../features/public/pages/demo')),
+    visitorRoute('/addDevice', () => import('../features/public/pages/add-device')),
     // a shared project big screen, read-only without login
-    { path: '/dataviews', lazy: async () => {
-      const [{ default: QueryProvider }, { default: DataviewsPage }] = await Promise.all([import('./query-provider'), import('../features/bigscreen/pages/dataviews')]);
-      return { element: <QueryProvider><DataviewsPage /></QueryProvider> };
-    } },
-    ...(['authredirect', 'reg', 'success', 'demo', 'addDevice'] as const).map((page) => statusRoute(`/${page}`, (m) => <m.PublicNotice page={page} />)),
-    statusRoute('/introduction/index', (m) => <m.IntroductionPage />),
+    visitorRoute('/dataviews', () => import('../features/bigscreen/pages/dataviews')),
     statusRoute('/layoutMobile', (m) => <m.LayoutMobileRedirect />),
     statusRoute('/404', (m) => <m.NotFoundPage />),
     statusRoute('/401', (m) => <m.UnauthorizedPage />),

@@ -19,7 +19,7 @@ import { MobileProjectSelect, ProjectSwitcher } from './project-switcher';
 import { Sidebar } from './sidebar';
 import { useVisibleCodes } from './use-app-routes';
 import { PopMenu } from './pop-menu';
-import { TenantBrand } from './tenant-brand';
+import { BrandName, TenantBrand } from './tenant-brand';
 
 /** Spec §2.3: the top navbar quick targets. */
 export const QUICK_TARGETS = [
@@ -138,6 +138,10 @@ function MobileBrand() {
   );
 }
 
+function NavbarBrand() {
+  return <BrandName brand={useSession((s) => s.user?.brand)} />;
+}
+
 export function Navbar({ mobile }: { mobile: boolean }) {
   const collapsed = useLayout((s) => s.collapsed);
   const toggle = useLayout((s) => s.toggleSidebar);
@@ -178,6 +182,7 @@ export function Navbar({ mobile }: { mobile: boolean }) {
       <Button type="text" aria-label={collapsed ? '展开菜单' : '收起菜单'} onClick={toggle} icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} />
       <AppBreadcrumb />
       <div style={{ flex: 1 }} />
+      <NavbarBrand />
       <ProjectSwitcher />
       <QuickTargets />
       <Clock />

@@ -4,3 +4,4 @@ export { loadSigningKey } from './tokens.ts';
 export { authRoutes } from './routes.ts';
 export { hashPassword, randomPassword, verifyPassword } from './passwords.ts';
 export { deleteUserSessions, revokeUserSessions } from './repository.ts';
+export { createCaptchas } from './captcha.ts';

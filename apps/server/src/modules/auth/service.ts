@@ -31,6 +31,8 @@ export function createAuthService(db: Db, key: Uint8Array, ttlSeconds: number) {
       const { captchaId, image } = captchas.issue();
       return { captchaId, image };
     },
+    /** One answer to an image captcha of GET /api/auth/captcha (single use), for public forms such as /reg. */
+    checkCaptcha: (captchaId: string | undefined, answer: string | undefined) => captchas.check(captchaId, answer),
 
     async login(username: string, password: string, ip: string, captcha: { captchaId?: string; captchaCode?: string } = {}) {
       const since = Date.now() - LOGIN_WINDOW_MS;

@@ -85,7 +85,8 @@ export function createSmsService(db: Db, provider: SmsProvider) {
   /** Why a message must not go out (switches, disabled template, daily limit), or null. */
   async function refusal(tenantId: number, kind: SmsKind, s: SmsSettings, template: TemplateRow | undefined): Promise<string | null> {
     if (!s.enabled) return '本租户已关闭短信发送';
-    const kindOn = { low_balance: s.lowBalance, alarm: s.alarm, cut_off: s.cutOff }[kind];
+    // kinds without a switch of their own (registration codes and results) follow the tenant's master switch only
+    const kindOn = ({ low_balance: s.lowBalance, alarm: s.alarm, cut_off: s.cutOff } as Partial<Record<SmsKind, boolean>>)[kind] ?? true;
     if (!kindOn) return `已关闭“${kindName(kind)}”短信`;
     if (template && !template.enabled) return '该类短信模板已停用';
     if (s.dailyLimit > 0) {

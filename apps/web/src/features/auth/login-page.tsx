@@ -102,7 +102,7 @@ export function LoginPage() {
       >
         {tenant && (
           <div style={{ display: 'flex', justifyContent: 'center', marginBottom: 12, fontSize: 20, color: '#12507f' }}>
-            <TenantBrand tenantId={tenant.id} brand={tenant.brand} hasLogo={tenant.hasLogo} />
+            <TenantBrand tenantId={tenant.id} brand={tenant.brand} hasLogo={tenant.hasLogo} withName />
           </div>
         )}
         <h1 style={{ textAlign: 'center', fontSize: 22, margin: '0 0 6px' }}>Kelvin 楼宇能源管理平台</h1>

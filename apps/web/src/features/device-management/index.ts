@@ -2,3 +2,4 @@
 export { QrButton } from './components/qr-button';
 export { dmApi, dmKeys } from './api';
 export { DevicePicker } from './components/device-picker';
+export { AreaPicker, CredentialsView } from './components/device-placement';

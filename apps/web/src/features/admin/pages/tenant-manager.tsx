@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Col, Divider, Form, Input, Popconfirm, Row, Space, Switch, Tag, Upload } from 'antd';
+import { App, Button, Col, Divider, Form, Input, Popconfirm, Row, Space, Switch, Tabs, Tag, Upload } from 'antd';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LOGO_MAX_BYTES, passwordProblem, tenantCreate, type TenantDto } from '@kelvin/contracts/admin';
@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../lib/time';
 import { Can, useCan } from '../../../lib/ui';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { adminKeys, tenantApi } from '../api';
+import { ApplicationsTabLabel, RegistrationApplications } from '../../public';
 
 const f = tenantCreate.shape;
 
@@ -75,6 +76,7 @@ export default function TenantManager() {
 
   return (
     <PageContainer title="租户管理">
+      <Tabs items={[{ key: 'tenants', label: '租户列表', children: (<>
       <DataTable<TenantDto>
         queryKey={adminKeys.tenants}
         fetchPage={tenantApi.page}
@@ -177,6 +179,7 @@ export default function TenantManager() {
           </>
         )}
       </FormModal>
+      </>) }, { key: 'applications', label: <ApplicationsTabLabel />, children: <RegistrationApplications onApproved={() => void qc.invalidateQueries({ queryKey: adminKeys.tenants })} /> }]} />
     </PageContainer>
   );
 }
