@@ -36,6 +36,7 @@ import { createAutomation, type Automation, type Clock } from './modules/automat
 import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
+import { createDepartments, type Departments } from './modules/departments/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -53,6 +54,8 @@ export interface Kelvin {
   automation: Automation;
   /** the billing engine (tariffs, runs, bills, the prepaid loop) */
   billing: Billing;
+  /** department energy (departments, their meters and rooms over time, budgets) */
+  departments: Departments;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -160,6 +163,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const reports = createReports({ db, core: devices, projects });
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
+  // Department energy reads the core's roll-ups of the meters and rooms assigned to each department.
+  const departments = createDepartments({ db, projects, core: devices });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
@@ -223,6 +228,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await billing.routes(app);
   await reports.routes(app);
   await repairs.routes(app);
+  await departments.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -239,6 +245,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   if (demo) await billing.seedDemo();
   // ... and a few repair records on them
   if (demo) await repairs.seedDemo();
+  // ... and the departments of the demo's integrated-energy park with its meters
+  if (demo) await departments.seedDemo();
 
   return {
     app,
@@ -249,6 +257,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     accounts,
     automation,
     billing,
+    departments,
     firstStart: { admin, demo },
     async close() {
       await app.close();

@@ -18,3 +18,4 @@ export * from './automation.ts';
 export * from './billing.ts';
 export * from './reports.ts';
 export * from './repairs.ts';
+export * from './departments.ts';

@@ -20,6 +20,7 @@ import * as m012 from './migrations/012-billing-share-basis.ts';
 import * as m013 from './migrations/013-rollups.ts';
 import * as m014 from './migrations/014-repairs.ts';
 import * as m015 from './migrations/015-ledger-day.ts';
+import * as m017 from './migrations/017-departments.ts';
 
 export type Db = Kysely<Database>;
 
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '013-rollups': m013,
   '014-repairs': m014,
   '015-ledger-day': m015,
+  '017-departments': m017,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.

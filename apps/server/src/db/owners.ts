@@ -80,6 +80,8 @@ export const TABLE_OWNERS = {
   repair_record: 'repairs',
   repair_photo: 'repairs',
   repair_event: 'repairs',
+  department: 'departments',
+  department_assignment: 'departments',
 } as const;
 
 /**
