@@ -11,13 +11,14 @@ import { MONITORING_ROWS } from './rules-monitoring.ts';
 import { PROJECT_ROWS } from './rules-projects.ts';
 import { DATADEMO_ROWS, REPORT_ROWS } from './rules-reports.ts';
 import { REPAIR_ROWS } from './rules-repairs.ts';
+import { DEPARTMENT_ROWS } from './rules-departments.ts';
 
 /**
  * Every operation of the OpenAPI document has a row in the permission/tenancy table (test/rules-*.ts), or is one of
  * the few calls made before or without a tenant's data. A new endpoint without a row fails here.
  */
 
-const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS, ...REPORT_ROWS, ...DATADEMO_ROWS, ...REPAIR_ROWS];
+const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS, ...REPORT_ROWS, ...DATADEMO_ROWS, ...REPAIR_ROWS, ...DEPARTMENT_ROWS];
 
 const PUBLIC: Record<string, string> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',

@@ -435,8 +435,9 @@ export function createDepartmentService(deps: { db: Db; projects: ProjectService
       const period = periodOf(q, now);
       const { rows, rolled, silent } = await energyOf(a.scope, project, q.counter, period);
       for (const id of ids) if (!rows.some((r) => r.id === id)) throw invalid('所选部门不存在或不属于该项目', ['departmentIds']);
-      // an unfinished period compares with the same number of days of the earlier ones
-      const days = Math.round((Math.min(period.to, todayStart(now) + DAY) - period.from) / DAY);
+      // an unfinished period compares with the same number of days of the earlier ones, a finished one with them whole
+      const unfinished = period.to > now;
+      const days = unfinished ? Math.round((todayStart(now) + DAY - period.from) / DAY) : 366;
       const [prevFrom, prevTo] = window(period, period.months, days);
       const [lyFrom, lyTo] = window(period, 12, days);
       const [prev, ly] = await Promise.all([energyOf(a.scope, project, q.counter, period, prevFrom, prevTo), energyOf(a.scope, project, q.counter, period, lyFrom, lyTo)]);
@@ -452,7 +453,6 @@ export function createDepartmentService(deps: { db: Db; projects: ProjectService
           perPerson: per(total, row.headcount), perArea: per(total, areaOf(row)),
         };
       });
-      const unfinished = period.to > now;
       return {
         buckets: period.buckets.map((b) => b.label), unit: DEPARTMENT_COUNTERS[q.counter].unit, items,
         notes: [
@@ -470,7 +470,7 @@ export function createDepartmentService(deps: { db: Db; projects: ProjectService
       const dayOfMonth = Math.round((todayStart(now) - period.from) / DAY) + 1;
       const daysInMonth = period.buckets.length;
       const [cur, last, lastSame, ly, lySame] = await Promise.all([
-        energyOf(a.scope, project, q.counter, period, period.from, period.to),
+        energyOf(a.scope, project, q.counter, period, period.from, todayStart(now) + DAY),
         energyOf(a.scope, project, q.counter, period, ...window(period, 1, 31)),
         energyOf(a.scope, project, q.counter, period, ...window(period, 1, dayOfMonth)),
         energyOf(a.scope, project, q.counter, period, ...window(period, 12, 31)),
@@ -482,7 +482,7 @@ export function createDepartmentService(deps: { db: Db; projects: ProjectService
       const thisMonth = projectTotal(cur);
       const byDepartment = ordered(cur.rows).map(({ row }) => ({ departmentId: row.id, name: row.name, parentId: row.parent_id, value: totalOf(cur.rolled.get(row.id)) }));
       // budgets are kWh of electricity, whatever counter the screen shows
-      const elec = q.counter === 'f70' ? cur : await energyOf(a.scope, project, 'f70', period, period.from, period.to);
+      const elec = q.counter === 'f70' ? cur : await energyOf(a.scope, project, 'f70', period, period.from, todayStart(now) + DAY);
       const budgets: DepartmentBudgetItem[] = cur.rows.filter((r) => r.budget_kwh !== null && r.budget_kwh > 0).map((r) => {
         const used = totalOf(elec.rolled.get(r.id)) ?? 0;
         return { departmentId: r.id, name: r.name, budgetKwh: r.budget_kwh!, used, ...budgetState(used, r.budget_kwh!, dayOfMonth, daysInMonth) };
