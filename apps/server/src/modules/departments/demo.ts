@@ -12,7 +12,7 @@ export const DEMO_DEPARTMENT_PROJECT = '张江综合能源园区';
  * The demo tenant's departments on its integrated-energy park, through the service: a two-level tree with headcount,
  * floor area and monthly budgets (one set low, so the budget warning shows once the simulated meters have run a
  * while), the park's meters shared out among the departments, one room assigned whole, and one meter moved from
- * 研发一部 to 研发二部 today (so the history shows a move). Runs once: a project that has departments is left alone.
+ * 研发一部 to 研发二部 today (so the history shows a move); the last meter is left for the operator to assign. Runs once: a project that has departments is left alone.
  */
 export async function seedDemoDepartments(db: Db, departments: DepartmentService, now = Date.now()): Promise<number> {
   const actor = await demoActor(db);
@@ -36,7 +36,8 @@ export async function seedDemoDepartments(db: Db, departments: DepartmentService
   const d = new Date(now + CST);
   const from = `${new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 10)}`;
   const candidates = await departments.candidates(actor, project.id, now);
-  const meters = candidates.filter((c) => c.kind === 'device');
+  // the last meter stays unassigned: a spare the operator can hand out
+  const meters = candidates.filter((c) => c.kind === 'device').slice(0, -1);
   const leaves = [office, rd1, rd2, logistics, rd1, property];
   let made = 0;
   const roomTaken = new Set<string>();
