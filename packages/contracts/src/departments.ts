@@ -28,7 +28,11 @@ export type BudgetState = keyof typeof BUDGET_STATE;
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const date = (label: string) => z.string({ error: `请选择${label}` }).regex(DATE, `${label}格式为 YYYY-MM-DD`)
-  .refine((v) => new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v, `${label}不是有效日期`);
+  // (zod runs the refinement even after the pattern failed: an unparsable text must not throw here)
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, `${label}不是有效日期`);
 const optNumber = (label: string, max: number, int = false) => decimal((int ? z.number({ error: `${label}必须是数字` }).int(`${label}必须是整数`) : z.number({ error: `${label}必须是数字` }))
   .min(0, `${label}不能为负`).max(max, `${label}不能超过 ${max}`)).nullish();
 
