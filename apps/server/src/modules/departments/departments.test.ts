@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetState } from '@kelvin/contracts';
 import { xlsxText } from '../admin/fixtures.ts';
 import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { createTestDevice } from '../devices/test-fixtures.ts';
+import { createTestDevice, ingestKwh } from '../devices/test-fixtures.ts';
 import type { Actor } from '../../lib/scope.ts';
 
 /**
@@ -30,15 +30,7 @@ let actor: Actor;
 const ids: Record<string, number> = {};
 const cst = (iso: string) => Date.parse(`${iso}+08:00`);
 
-async function batch(readings: [number, string, number][]) {
-  const writer = k.kelvin.devices.ingest.writer;
-  const done = readings.map(([deviceId, at, kwh]) => writer.enqueue({
-    deviceId, deviceType: 'device20090', tenantId: a.tenantId, projectId: a.projectId, heartbeatMs: 60_000, receivedAt: Date.now(), ts: cst(at),
-    points: [{ code: 'f70', num: kwh, txt: null }],
-  }));
-  await writer.flush();
-  await Promise.all(done);
-}
+const batch = (readings: [number, string, number][]) => ingestKwh(k, a, readings);
 
 const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: object) => (await k.call(method, url, { token, body })).body;
 const ok = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: object) => {
