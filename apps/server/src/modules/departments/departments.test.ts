@@ -152,4 +152,24 @@ describe('部门能耗', () => {
     expect(budgetState(10, 30, 10, 30)).toEqual({ projected: 30, state: 'ok' });
     expect(budgetState(10.01, 30, 10, 30).state).toBe('warning');
   });
+
+  it('a room counts the meters that were in it on each day (a meter moved between rooms)', async () => {
+    // meter D hangs in room 101 (后勤处's) until it is moved to room 102 on 04-10 at 10:00; room 102 is 档案室's
+    const floor = (await k.db.selectFrom('area').select('parent_id').where('id', '=', ids.room).executeTakeFirstOrThrow()).parent_id!;
+    const room102 = await createArea(k.db, { tenantId: a.tenantId, parentId: floor, level: 'room', name: '102室' });
+    const d = (await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20090', areaId: room102, name: '电表D' })).id;
+    await k.db.insertInto('device_bind_record').values({
+      tenant_id: a.tenantId, project_id: a.projectId, device_id: d, device_type: 'device20090', action: 'move', old_device_code: null, new_device_code: null,
+      from_area_id: ids.room, to_area_id: room102, area_path: null, detail: '移至 102室', user_id: null, username: null, at: cst('2025-04-10T10:00:00'),
+    }).execute();
+    const archive = (await ok('POST', '/api/v1/department', { projectId: a.projectId, name: '档案室', headcount: 2 })).id;
+    await ok('POST', '/api/v1/department/assignment', { departmentId: archive, kind: 'room', areaId: room102, from: '2025-04-01' });
+    // 04-06 +3 in room 101; 04-10 +1 (the day began in room 101); 04-12 +7 in room 102
+    await batch([[d, '2025-04-05T12:00:00', 0], [d, '2025-04-06T12:00:00', 3], [d, '2025-04-10T18:00:00', 4], [d, '2025-04-12T12:00:00', 11]]);
+    const page = await ok('GET', `/api/v1/department/energy?projectId=${a.projectId}&grain=day&month=2025-04`);
+    const row = (name: string) => page.rows.find((r: { name: string }) => r.name === name);
+    expect(row('档案室')).toMatchObject({ total: 7 });
+    expect(row('后勤处').total).toBe(23); // 19 + 3 + 1
+    expect([row('后勤处').values[5], row('后勤处').values[9], row('档案室').values[11]]).toEqual([3, 1, 7]);
+  });
 });

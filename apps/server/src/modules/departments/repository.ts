@@ -29,3 +29,12 @@ export function overlapping(db: Db, a: { projectId: number; kind: string; device
   if (except.length) q = q.where('id', 'not in', except);
   return q.orderBy('valid_from').execute();
 }
+
+/**
+ * Devices moved between areas of the project since `from` (device management's bind records), newest first: the
+ * history that says which room a meter was in on an earlier day.
+ */
+export const movesSince = (db: Db, tenantId: number, projectId: number, from: number) =>
+  db.selectFrom('device_bind_record').select(['device_id', 'from_area_id', 'to_area_id', 'at']).where('tenant_id', '=', tenantId).where('project_id', '=', projectId)
+    .where('at', '>', from).where('device_id', 'is not', null).where('from_area_id', 'is not', null)
+    .where((eb) => eb('to_area_id', 'is', null).or('from_area_id', '!=', eb.ref('to_area_id'))).orderBy('at', 'desc').orderBy('id', 'desc').execute();

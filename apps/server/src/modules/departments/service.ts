@@ -178,29 +178,37 @@ export function createDepartmentService(deps: { db: Db; projects: ProjectService
 
   /**
    * Use per department per day over [from, to) of `counter`: every assignment holding on a day gives that day's use
-   * of its meter (or of the meters in its room) to its department; a meter named directly wins over its room.
+   * of its meter (or of the meters in its room that day) to its department; a meter named directly wins over its room.
    */
   async function ownUse(scope: Scope, project: AreaRow, counter: DepartmentCounter, from: number, to: number): Promise<{ use: OwnUse; meters: number; silent: number }> {
     const assigns = await repo.assignmentsIn(db, project.tenant_id, project.id, from, to);
     const use: OwnUse = new Map();
     if (!assigns.length) return { use, meters: 0, silent: 0 };
     const meters = await metersOf(scope, project);
-    const inRoom = new Map<number, number[]>();
-    for (const m of meters) if (m.area_id !== null) inRoom.set(m.area_id, [...(inRoom.get(m.area_id) ?? []), m.id]);
     const isMeter = new Set(meters.map((m) => m.id));
-    // per meter: the intervals naming it directly, and those of its room
+    const roomAssigns = assigns.filter((a) => a.kind === 'room' && a.area_id !== null);
+    const rooms = new Set(roomAssigns.map((a) => a.area_id!));
+    // where each meter was on a day: its room now, stepped back through the moves recorded since (device management's
+    // bind records); a day counts in the room the meter was in when the day began
+    const moves = rooms.size ? await repo.movesSince(db, project.tenant_id, project.id, from) : [];
+    const movesOf = new Map<number, typeof moves>();
+    for (const mv of moves) if (mv.device_id !== null && isMeter.has(mv.device_id)) movesOf.set(mv.device_id, [...(movesOf.get(mv.device_id) ?? []), mv]);
+    const current = new Map(meters.map((m) => [m.id, m.area_id]));
+    const roomOn = (deviceId: number, day: number) => {
+      let area = current.get(deviceId) ?? null;
+      for (const mv of movesOf.get(deviceId) ?? []) if (mv.at > day) area = mv.from_area_id; // newest first
+      return area;
+    };
+    const everIn = (id: number) => rooms.has(current.get(id) ?? -1) || (movesOf.get(id) ?? []).some((mv) => rooms.has(mv.from_area_id ?? -1) || rooms.has(mv.to_area_id ?? -1));
     const direct = new Map<number, AssignmentRow[]>();
-    const viaRoom = new Map<number, AssignmentRow[]>();
-    for (const a of assigns) {
-      if (a.kind === 'device' && a.device_id !== null && isMeter.has(a.device_id)) direct.set(a.device_id, [...(direct.get(a.device_id) ?? []), a]);
-      if (a.kind === 'room' && a.area_id !== null) for (const id of inRoom.get(a.area_id) ?? []) viaRoom.set(id, [...(viaRoom.get(id) ?? []), a]);
-    }
-    const ids = [...new Set([...direct.keys(), ...viaRoom.keys()])];
+    for (const a of assigns) if (a.kind === 'device' && a.device_id !== null && isMeter.has(a.device_id)) direct.set(a.device_id, [...(direct.get(a.device_id) ?? []), a]);
+    const ids = [...new Set([...direct.keys(), ...meters.filter((m) => rooms.size && everIn(m.id)).map((m) => m.id)])];
     const rows = await core.usage({ deviceIds: ids, field: counter, grain: 'day', from, to });
     const holds = (a: AssignmentRow, day: number) => a.valid_from <= day && (a.valid_to === null || day < a.valid_to);
     const seen = new Set<number>();
     for (const r of rows) {
-      const a = direct.get(r.device_id)?.find((x) => holds(x, r.bucket)) ?? viaRoom.get(r.device_id)?.find((x) => holds(x, r.bucket));
+      const a = direct.get(r.device_id)?.find((x) => holds(x, r.bucket))
+        ?? (rooms.size ? roomAssigns.find((x) => x.area_id === roomOn(r.device_id, r.bucket) && holds(x, r.bucket)) : undefined);
       if (!a) continue;
       seen.add(r.device_id);
       const m = use.get(a.department_id) ?? new Map<number, number>();
