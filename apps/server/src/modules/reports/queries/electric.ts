@@ -31,6 +31,19 @@ const electricMeterEnergyView: ReportQueryFn = async (ctx) => {
     .where('project_id', 'in', [0, ctx.project.id]).where('type', '=', 'holiday').where('date', '>=', localParts(from).date).where('date', '<=', localParts(end).date).execute())
     .map((h) => h.date));
 
+  // an hour's TOU kind and bucket depend on the hour only (the tariff version in force, the time of day, a holiday):
+  // worked out once per hour, not once per meter and hour
+  const perHour = new Map<number, { tou: TouKind; bucket: number }>();
+  const hourInfo = (hour: number) => {
+    let info = perHour.get(hour);
+    if (!info) {
+      const doc = docAt(hour + 1);
+      docs.add(doc);
+      info = { tou: touKindAt(hour, doc.tou, holidayDates.has(localParts(hour).date)), bucket: bucketStart(hour, grain) };
+      perHour.set(hour, info);
+    }
+    return info;
+  };
   // the object a meter counts for: itself, its building, or the project
   const objectOf = (m: (typeof meters)[number]) => {
     if (kind === 'meter') return { id: `m${m.id}`, name: `${m.name}（${m.code}）`, location: m.location };
@@ -42,10 +55,7 @@ const electricMeterEnergyView: ReportQueryFn = async (ctx) => {
   const cells = new Map<string, { bucket: number; object: ReturnType<typeof objectOf>; split: Split }>();
   const overall = new Map<number, Split>();
   for (const h of hours) {
-    const doc = docAt(h.bucket + 1);
-    docs.add(doc);
-    const tou = touKindAt(h.bucket, doc.tou, holidayDates.has(localParts(h.bucket).date));
-    const bucket = bucketStart(h.bucket, grain);
+    const { tou, bucket } = hourInfo(h.bucket);
     const object = objectOf(byId.get(h.device_id)!);
     const key = `${bucket}|${object.id}`;
     const cell = cells.get(key) ?? { bucket, object, split: { peak: 0, flat: 0, valley: 0 } };
