@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
-import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
+import { api, baseUrl, btn, exported, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * 部门能耗 on the demo's integrated-energy park, as its energy manager works it: add a department, give it the spare
@@ -10,15 +8,6 @@ import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode }
  */
 
 const PROJECT = '张江综合能源园区';
-
-async function exported(page: Page): Promise<unknown[][]> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-button').first().click()]);
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
-  const rows: unknown[][] = [];
-  wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
-}
 
 async function projectOf(page: Page) {
   const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
