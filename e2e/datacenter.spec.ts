@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
-import { api, baseUrl, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
+import { api, baseUrl, exported, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * Month end in the data center, as a finance user works it: pick the month, read the chart and the total row, export
@@ -15,15 +13,6 @@ async function open(page: Page, code: string, projectId: number) {
   await page.goto(`${baseUrl()}/datacenter/${code}?projectId=${projectId}`);
   await expect(page.locator('h2').first()).toBeVisible();
   await expect(page.locator('.ant-table-tbody')).toBeVisible();
-}
-
-async function exported(page: Page): Promise<unknown[][]> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-button').first().click()]);
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
-  const rows: unknown[][] = [];
-  wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
 }
 
 test('月末对账：充值记录按月筛选、合计、导出与打印', async ({ page }) => {

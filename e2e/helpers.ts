@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { expect, type Page } from '@playwright/test';
 
 /** The server started by global-setup (fresh data dir, demo tenant). */
@@ -73,3 +74,12 @@ export async function chooseProject(page: Page, name: string) {
 
 /** The data rows of the page's antd table. */
 export const tableRows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
+/** Clicks the first 导出 and opens the downloaded .xlsx: the first sheet's rows as cell values. */
+export async function exported(page: Page): Promise<unknown[][]> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-button').first().click()]);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
+  const rows: unknown[][] = [];
+  wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return rows;
+}

@@ -42,6 +42,7 @@ import { createBigScreens } from './modules/bigscreen/index.ts';
 import { createDictionary } from './modules/dictionary/index.ts';
 import { createRegistration } from './modules/registration/index.ts';
 import { createShowroom } from './modules/showroom/index.ts';
+import { createDepartments, type Departments } from './modules/departments/index.ts';
 import { cstTime } from './lib/excel.ts';
 import './types.ts';
 
@@ -61,6 +62,8 @@ export interface Kelvin {
   billing: Billing;
   /** this process in the registry, the kept traces, the service monitor's actions */
   ops: Ops;
+  /** department energy (departments, their meters and rooms over time, budgets) */
+  departments: Departments;
   /** Credentials created on this start (printed once by server.ts). */
   firstStart: { admin: { username: string; password: string; generated: boolean } | null; demo: { username: string; password: string } | null };
   close(): Promise<void>;
@@ -191,6 +194,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const registration = createRegistration({ db, checkCaptcha: auth.checkCaptcha, sms: system.sms, tenants: adminServices.tenants });
   // /demo: the demo tenant's showroom project, read through the projects and the device core.
   const showroom = createShowroom({ db, projects, core: devices });
+  // Department energy reads the core's roll-ups of the meters and rooms assigned to each department.
+  const departments = createDepartments({ db, projects, core: devices });
 
   // Hooks between modules, declared here so the whole wiring reads in one place.
   adminServices.tenants.registerCleanup(removeTenantSettings);
@@ -260,6 +265,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await dictionary.routes(app);
   await registration.routes(app);
   await showroom.routes(app);
+  await departments.routes(app);
 
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
@@ -277,6 +283,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   if (demo) await billing.seedDemo();
   // ... and a few repair records on them
   if (demo) await repairs.seedDemo();
+  // ... and the departments of the demo's integrated-energy park with its meters
+  if (demo) await departments.seedDemo();
 
   return {
     app,
@@ -288,6 +296,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     automation,
     billing,
     ops,
+    departments,
     firstStart: { admin, demo },
     async close() {
       await app.close();

@@ -22,3 +22,4 @@ export * from './ops.ts';
 export * from './bigscreen.ts';
 export * from './registration.ts';
 export * from './dictionary.ts';
+export * from './departments.ts';

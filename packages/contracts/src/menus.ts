@@ -235,7 +235,7 @@ const TREE: GroupSpec[] = [
   {
     code: 'departmentEnergy', title: '部门能耗', icon: 'PieChartOutlined',
     children: [
-      ['departmentMain', '部门能耗总览', REPORT],
+      ['departmentMain', '部门能耗总览', CRUD],
       ['departmentStaticEnergy', '部门能耗统计', REPORT],
       ['departmentEnergyCompare', '部门能耗对比', REPORT],
     ],

@@ -183,6 +183,29 @@ const ENTRIES: ReportDef[] = [
     chart: { kind: 'bar', title: '逐月用量（同比）', series: [{ key: 'usage', label: '本年' }, { key: 'lastYear', label: '去年同期' }] },
   },
   {
+    // /project/electricMeterEnergyView: electricity by meter, building or project with its 峰/平/谷 split
+    code: 'electricMeterEnergyView', title: '电表能耗视图',
+    description: '每块电表、每栋楼或整个项目按日 / 按月的用电量（累计电能 f70 的读数差），按计费配置的峰平谷时段拆分',
+    filters: [
+      f.period('month'), { name: 'grain', label: '统计粒度', kind: 'grain', initial: 'day', options: options({ day: '按日', month: '按月' }) },
+      { ...f.select('kind', '统计对象', { meter: '按电表', building: '按楼栋', project: '按项目' }), initial: 'meter' }, f.building(), f.keyword('电表编号 / 名称'),
+    ],
+    columns: [
+      col('bucket', '时间', 'text', { width: 110, sortable: true }), col('name', '对象', 'text', { width: 200, sortable: true }), col('location', '位置', 'text', { width: 180 }),
+      col('peak', '峰', 'num2', { unit: 'kWh', total: true, sortable: true }), col('flat', '平', 'num2', { unit: 'kWh', total: true, sortable: true }),
+      col('valley', '谷', 'num2', { unit: 'kWh', total: true, sortable: true }), col('total', '合计', 'num2', { unit: 'kWh', total: true, sortable: true }),
+      col('valleyShare', '谷电占比', 'percent', { width: 100 }),
+    ],
+    rowKey: 'key', defaultSort: { key: 'bucket', order: 'asc' },
+    chart: {
+      kind: 'bar', title: '分时用电', zoom: true,
+      series: [
+        { key: 'peak', label: '峰', unit: 'kWh', stack: 'tou' }, { key: 'flat', label: '平', unit: 'kWh', stack: 'tou' },
+        { key: 'valley', label: '谷', unit: 'kWh', stack: 'tou' }, { key: 'total', label: '合计', unit: 'kWh', kind: 'line' },
+      ],
+    },
+  },
+  {
     code: 'deviceStatus_n', title: '设备状态',
     description: '每台设备的在线状态、最后上报时间与今日用电（累计电能 f70，无电能计量的热泵/柜机取累计耗电 f48；今日 = 当前读数 − 今日零点前最后读数）；光伏逆变器另列发电功率与今日发电',
     filters: [f.deviceType(), f.building(), f.select('status', '状态', { online: '在线', offline: '离线' }), f.keyword('设备编号 / 名称')],

@@ -22,6 +22,7 @@ import * as m013 from './migrations/013-rollups.ts';
 import * as m014 from './migrations/014-repairs.ts';
 import * as m015 from './migrations/015-ledger-day.ts';
 import * as m016 from './migrations/016-bigscreen.ts';
+import * as m017 from './migrations/017-departments.ts';
 import * as m018 from './migrations/018-ops.ts';
 import * as m019 from './migrations/019-registration.ts';
 
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '014-repairs': m014,
   '015-ledger-day': m015,
   '016-bigscreen': m016,
+  '017-departments': m017,
   '018-ops': m018,
   '019-registration': m019,
 };

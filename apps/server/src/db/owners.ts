@@ -86,6 +86,8 @@ export const TABLE_OWNERS = {
   registration_application: 'registration',
   registration_code: 'registration',
   dict_override: 'dictionary',
+  department: 'departments',
+  department_assignment: 'departments',
 } as const;
 
 /**

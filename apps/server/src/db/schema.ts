@@ -754,6 +754,33 @@ export interface RepairRecordTable {
   updated_at: Millis;
   finished_at: Millis | null;
 }
+export interface DepartmentTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  parent_id: number | null;
+  name: string;
+  headcount: number | null;
+  area_cm2: number | null;
+  budget_kwh: number | null;
+  sort_no: number;
+  remark: string | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+export interface DepartmentAssignmentTable {
+  id: Generated<number>;
+  tenant_id: number;
+  project_id: number;
+  department_id: number;
+  kind: string;
+  device_id: number | null;
+  area_id: number | null;
+  valid_from: Millis;
+  valid_to: Millis | null;
+  created_by: string | null;
+  created_at: Millis;
+}
 export interface RepairPhotoTable {
   id: Generated<number>;
   tenant_id: number;
@@ -907,6 +934,8 @@ export interface Database {
   registration_application: RegistrationApplicationTable;
   registration_code: RegistrationCodeTable;
   dict_override: DictOverrideTable;
+  department: DepartmentTable;
+  department_assignment: DepartmentAssignmentTable;
   device_group: DeviceGroupTable;
   device_group_member: DeviceGroupMemberTable;
   device_bind_record: DeviceBindRecordTable;

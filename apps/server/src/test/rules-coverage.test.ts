@@ -15,13 +15,14 @@ import { OPS_ROWS } from './rules-ops.ts';
 import { BIGSCREEN_ROWS } from './rules-bigscreen.ts';
 import { DICTIONARY_ROWS } from './rules-dictionary.ts';
 import { REGISTRATION_ROWS } from './rules-registration.ts';
+import { DEPARTMENT_ROWS } from './rules-departments.ts';
 
 /**
  * Every operation of the OpenAPI document has a row in the permission/tenancy table (test/rules-*.ts), or is one of
  * the few calls made before or without a tenant's data. A new endpoint without a row fails here.
  */
 
-const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS, ...REPORT_ROWS, ...DATADEMO_ROWS, ...REPAIR_ROWS, ...OPS_ROWS, ...BIGSCREEN_ROWS, ...DICTIONARY_ROWS, ...REGISTRATION_ROWS];
+const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS, ...REPORT_ROWS, ...DATADEMO_ROWS, ...REPAIR_ROWS, ...OPS_ROWS, ...BIGSCREEN_ROWS, ...DICTIONARY_ROWS, ...REGISTRATION_ROWS, ...DEPARTMENT_ROWS];
 
 const PUBLIC: Record<string, string> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',

@@ -112,3 +112,11 @@ registerPages(
   MENUS.filter((m) => m.parent === 'datacenter' && m.type === 'menu' && !(DATACENTER_WORKFLOW_CODES as readonly string[]).includes(m.code)).map((m) => m.code),
   () => import('../features/reports/pages/report-page'),
 );
+
+// 部门能耗: the department tree with budgets, statistics per department × period, comparison
+registerPages(['departmentMain'], () => import('../features/departments/pages/department-main'));
+registerPages(['departmentStaticEnergy'], () => import('../features/departments/pages/department-statistic'));
+registerPages(['departmentEnergyCompare'], () => import('../features/departments/pages/department-compare'));
+
+// 电表能耗视图: a report of the registry (electricity by meter, building or project with its 峰/平/谷 split)
+registerPages(['electricMeterEnergyView'], () => import('../features/reports/pages/report-page'));

@@ -15,7 +15,7 @@ import { createBillingService } from './service.ts';
 export type { HolidayLookup, OvertimeLookup } from './engine.ts';
 export type { SmsSender } from './prepaid.ts';
 /** the exact money arithmetic and the stored tariff document, for readers of billing's tables (the money reports) */
-export { amountFen, quantize, scaleFen } from './formulas.ts';
+export { amountFen, quantize, scaleFen, touKindAt } from './formulas.ts';
 export { tariffDocOf } from './config.ts';
 
 /** how often the schedule bills every project up to the last whole interval (prepaid: at least hourly) */

@@ -85,3 +85,17 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Writes electric-meter readings (f70, kWh) through the real ingest writer, so the roll-ups are the ones production
+ * keeps. Each reading: [device id, China Standard Time 'YYYY-MM-DDTHH:mm:ss', value].
+ */
+export async function ingestKwh(k: TestClient, at: { tenantId: number; projectId: number }, readings: [number, string, number][]) {
+  const writer = k.kelvin.devices.ingest.writer;
+  const done = readings.map(([deviceId, time, kwh]) => writer.enqueue({
+    deviceId, deviceType: 'device20090', tenantId: at.tenantId, projectId: at.projectId, heartbeatMs: 60_000, receivedAt: Date.now(), ts: Date.parse(`${time}+08:00`),
+    points: [{ code: 'f70', num: kwh, txt: null }],
+  }));
+  await writer.flush();
+  await Promise.all(done);
+}

@@ -7,6 +7,9 @@ import { REPORT_QUERIES } from './queries/index.ts';
 import { reportRoutes } from './routes.ts';
 import { createReportService } from './service.ts';
 
+/** a project's areas as names, paths and subtrees (read once per request) */
+export { loadPlaces, type ProjectPlaces } from './places.ts';
+
 /**
  * The data center: every report of the registry (contracts reports.ts) from its query (queries/), served
  * as pages with totals and a chart, and as streamed .xlsx. Reports read other modules' tables and the device

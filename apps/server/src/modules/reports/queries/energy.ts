@@ -12,10 +12,10 @@ const DAY = 86_400_000;
 const CST = 8 * 3600_000;
 const RUN_FIELDS = ['f20', 'f21', 'f22', 'f30'] as const;
 
-interface ReportDevice { id: number; code: string; name: string; type: string; areaId: number | null; location: string }
+export interface ReportDevice { id: number; code: string; name: string; type: string; areaId: number | null; location: string }
 
 /** The project's devices under the filters (building subtree, type, keyword) whose type has any of `fields`. */
-async function devicesWith(ctx: ReportContext, fields: readonly string[]): Promise<ReportDevice[]> {
+export async function devicesWith(ctx: ReportContext, fields: readonly string[]): Promise<ReportDevice[]> {
   const { filters: f } = ctx;
   let q = ctx.db.selectFrom('device').select(['id', 'device_code', 'device_name', 'device_type', 'area_id'])
     .where('project_id', '=', ctx.project.id).where('tenant_id', '=', ctx.project.tenant_id);

@@ -391,7 +391,7 @@ const summaryReport: ReportQueryFn = async (ctx) => {
 };
 
 /** The tariff versions of the project, for the accounting close day and prices at an instant. */
-async function tariffs(ctx: ReportContext): Promise<(ts: number) => TariffDoc> {
+export async function tariffs(ctx: ReportContext): Promise<(ts: number) => TariffDoc> {
   const rows = await ctx.db.selectFrom('billing_tariff').select(['scheme', 'doc', 'effective_from']).where('project_id', '=', ctx.project.id).orderBy('effective_from').orderBy('id').execute();
   const docs = rows.map((r) => ({ from: Number(r.effective_from), doc: tariffDocOf(r) }));
   const fallback: TariffDoc = { ...DEFAULT_TARIFF, scheme: ctx.project.billing_scheme ?? DEFAULT_TARIFF.scheme };
