@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_KINDS, ACCOUNT_STATUS, BALANCE_EVENT_KINDS, LEDGER_BOOKS, LEDGER_KINDS, ORDER_STATUS, PAYMENT_PROVIDERS, REFUND_STATUS, TOPUP_METHODS } from './accounts.ts';
+import { DATAVIEW_STATUS_LABELS } from './bigscreen.ts';
 import { AREA_LEVEL_LABELS, PROJECT_MAP_STATUS_LABELS, PROJECT_TYPE2, PROJECT_TYPES } from './area.ts';
 import { RUN_RESULT_STATUS, RUN_STATUS, TASK_KINDS, WEEKDAY_LABELS } from './automation.ts';
 import { BILL_PAY_METHODS, BILL_STATUS, BILLING_METHODS, BILLING_SCHEMES, DEVICE_RELATION_ROLES, GAP_KINDS, METERING_METHOD_TYPES, SUPPLY_ACTIONS, SUPPLY_STATUS, TOU_KINDS } from './billing.ts';
@@ -11,6 +12,7 @@ import type { FieldDef } from './device-types.ts';
 import { COMMAND_STATUS_LABELS } from './device.ts';
 import { EXCEPTION_KINDS } from './exceptions.ts';
 import { ALARM_SEVERITIES, ALARM_STATUS_LABELS } from './monitoring.ts';
+import { BROADCAST_ACTIONS, INSTANCE_ROLES, INSTANCE_STATUS, SPAN_KINDS } from './ops.ts';
 import { REGISTRATION_STATUS } from './registration.ts';
 import { REPAIR_PRIORITY, REPAIR_STATUS } from './repairs.ts';
 import { HOLIDAY_TYPES, SMS_KINDS, SMS_STATUSES } from './system.ts';
@@ -134,6 +136,11 @@ export const DICTIONARIES: readonly DictDef[] = [
   dict('areaLevel', '区域层级', '区域树的层级', fromMap(AREA_LEVEL_LABELS)),
   dict('projectMapStatus', '项目地图状态', '地图总览上项目的状态', fromMap(PROJECT_MAP_STATUS_LABELS)),
   dict('registrationStatus', '入驻申请状态', '运营公司入驻申请的审核状态', fromMap(REGISTRATION_STATUS)),
+  dict('dataviewStatus', '大屏分享链接状态', '项目大屏公开链接是否仍可打开', fromMap(DATAVIEW_STATUS_LABELS)),
+  dict('instanceRole', '服务进程角色', '服务注册中心里进程承担的工作', fromMap(INSTANCE_ROLES)),
+  dict('instanceStatus', '服务进程状态', '服务注册中心里进程的心跳状态', fromMap(INSTANCE_STATUS)),
+  dict('spanKind', '链路跨度类型', '调用链路中一段耗时的来源', fromMap(SPAN_KINDS)),
+  dict('broadcastAction', 'MQTT 广播内容', '服务运行监控向设备广播的请求', fromMap(BROADCAST_ACTIONS)),
 ];
 
 export const DICTIONARY_BY_CODE: ReadonlyMap<string, DictDef> = new Map(DICTIONARIES.map((d) => [d.code, d]));

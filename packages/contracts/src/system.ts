@@ -140,18 +140,21 @@ export const SMS_KINDS = [
   },
   {
     code: 'verify_code',
+    platform: true,
     name: '入驻申请验证码',
     vars: ['code', 'minutes'],
     content: '您的入驻申请验证码为{code}，{minutes}分钟内有效，请勿告诉他人。',
   },
   {
     code: 'onboard_approved',
+    platform: true,
     name: '入驻审核通过通知',
     vars: ['company', 'username', 'password'],
     content: '{company}的入驻申请已通过审核。管理员账号：{username}，初始密码：{password}，请登录后立即修改密码。',
   },
   {
     code: 'onboard_rejected',
+    platform: true,
     name: '入驻审核未通过通知',
     vars: ['company', 'reason'],
     content: '很抱歉，{company}的入驻申请未通过审核，原因：{reason}。',

@@ -92,10 +92,30 @@ const PLATFORM_CODES = MENUS.filter((m) => PLATFORM_ONLY_MENUS.has(m.code)).flat
 const codesOf = (row: Row) => (typeof row.code === 'string' ? [row.code] : [...row.code]);
 
 /**
+ * The operations anyone may call without a token, each with why (rules-coverage.test.ts checks the list against the
+ * OpenAPI document; openapi-fuzz.test.ts calls them anonymously).
+ */
+export const PUBLIC_OPERATIONS: Readonly<Record<string, string>> = {
+  'GET /api/health': 'load balancers probe it without a token; answers the version only',
+  'POST /api/auth/jwt/token': 'the login itself (its lockout and audit are tested in auth.test.ts)',
+  'GET /api/auth/jwt/invalid': 'logout revokes the caller\'s own token, whatever it is',
+  'GET /api/auth/captcha': 'the login page asks for an image captcha before anyone signs in',
+  'GET /api/v1/tenant/brand': 'the login page shows the brand before anyone signs in',
+  'GET /api/v1/tenant/logo': 'the login page shows the logo before anyone signs in',
+  'GET /api/v1/dataviews': 'a shared big screen opened without login: only a valid, unexpired, unrevoked share token answers, with that one project\'s aggregate figures; rate-limited per token and address (bigscreen.test.ts)',
+  'POST /api/v1/register/sms-code': '/reg: a company without an account asks for an SMS code (image captcha first, 60 s and 10 a day per phone and address; registration.test.ts)',
+  'POST /api/v1/register': '/reg: a company without an account applies (its SMS code is the proof; answered alike for any phone)',
+  'GET /api/v1/showroom': '/demo: the demo tenant\'s showroom aggregates for visitors, no personal data (public-privacy.test.ts), 60 a minute per address',
+  'POST /api/v1/payment/notify/{projectId}/{provider}': 'payment providers call back without a token; the HMAC (sandbox) or RSA (WeChat Pay v3) signature is the authentication (accounts.test.ts)',
+};
+
+/**
  * Written by the access hook on every refusal, by login, by sessions, and by the server about itself (its registry
  * heartbeat, the trace kept of a refused call): not what a refused call may change.
  */
-const UNSNAPSHOTTED = new Set(['gate_log', 'session', 'login_attempt', 'kysely_migration', 'kysely_migration_lock', 'ops_instance', 'ops_trace']);
+export const UNSNAPSHOTTED: ReadonlySet<string> = new Set(['gate_log', 'session', 'login_attempt', 'kysely_migration', 'kysely_migration_lock', 'ops_instance', 'ops_trace',
+  // a wrong SMS code counts against its code like a wrong password against the login
+  'registration_code']);
 
 async function tableNames(db: Db): Promise<string[]> {
   const pg = process.env.DATABASE_URL?.startsWith('postgres');

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_OPERATIONS, UNSNAPSHOTTED } from './endpoint-rules.ts';
 import { startTestKelvin, type TestClient } from './harness.ts';
 
 /**
@@ -14,19 +15,8 @@ import { startTestKelvin, type TestClient } from './harness.ts';
 const SEED = Number(process.env.KELVIN_FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.KELVIN_FUZZ_RUNS ?? 3);
 
-/** Operations anyone may call (the 401 check fails for any other that answers without a token). */
-const PUBLIC = new Set([
-  'GET /api/health', 'POST /api/auth/jwt/token', 'GET /api/auth/captcha', 'GET /api/auth/jwt/invalid', 'GET /api/v1/tenant/brand',
-  'GET /api/v1/tenant/logo',
-  // payment providers call back without a token; the signature is the authentication
-  'POST /api/v1/payment/notify/{projectId}/{provider}',
-  // /reg and /demo: visitors without an account (captcha, SMS code and rate limits are their protection)
-  'POST /api/v1/register/sms-code', 'POST /api/v1/register', 'GET /api/v1/showroom',
-]);
 /** An event stream never ends: its refusal without a token is checked, not fuzzed with one. */
 const STREAMS = new Set(['GET /api/v1/live']);
-/** Tables a refused request may write: the audit of the refusal itself and the login bookkeeping. */
-const LOG_TABLES = new Set(['gate_log', 'login_attempt', 'session']);
 
 interface JsonSchema {
   type?: string | string[];
@@ -130,7 +120,7 @@ beforeAll(async () => {
     params: (o.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query'),
     body: o.requestBody?.content['application/json']?.schema ?? null,
   })));
-  tables = (await k.db.introspection.getTables()).map((t) => t.name).filter((n) => !LOG_TABLES.has(n) && !n.startsWith('kysely_')).sort();
+  tables = (await k.db.introspection.getTables()).map((t) => t.name).filter((n) => !UNSNAPSHOTTED.has(n)).sort();
 });
 afterAll(() => k?.close());
 
@@ -175,7 +165,7 @@ describe('由 OpenAPI 文档生成的检查', () => {
     for (const op of operations) {
       const key = `${op.method} ${op.path}`;
       const res = await send(op.method, urlOf(op, [], {}), op.method === 'GET' || op.method === 'DELETE' ? undefined : '{}');
-      if (PUBLIC.has(key)) continue;
+      if (key in PUBLIC_OPERATIONS) continue;
       if (res.status !== 401 || res.json?.code !== 40101) open.push(`${key} → ${res.status} ${String(res.json?.code)}`);
     }
     expect(open).toEqual([]);
@@ -186,7 +176,7 @@ describe('由 OpenAPI 文档生成的检查', () => {
     for (const op of operations) {
       const key = `${op.method} ${op.path}`;
       if (STREAMS.has(key)) continue;
-      const auth = PUBLIC.has(key) ? undefined : token;
+      const auth = key in PUBLIC_OPERATIONS ? undefined : token;
       const started = Date.now();
       await fc.assert(fc.asyncProperty(requestOf(op), async (r) => {
         const url = urlOf(op, r.path, r.query);

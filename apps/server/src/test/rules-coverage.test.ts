@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Row } from './endpoint-rules.ts';
+import { PUBLIC_OPERATIONS as PUBLIC, type Row } from './endpoint-rules.ts';
 import { startTestKelvin, type TestClient } from './harness.ts';
 import { ACCOUNT_ROWS } from './rules-accounts.ts';
 import { ADMIN_ROWS } from './rules-admin.ts';
@@ -24,19 +24,6 @@ import { DEPARTMENT_ROWS } from './rules-departments.ts';
 
 const ROWS: Row[] = [...ADMIN_ROWS, ...PROJECT_ROWS, ...DEVICE_ROWS, ...DEVICE_ADMIN_ROWS, ...MONITORING_ROWS, ...ACCOUNT_ROWS, ...AUTOMATION_ROWS, ...BILLING_ROWS, ...REPORT_ROWS, ...DATADEMO_ROWS, ...REPAIR_ROWS, ...OPS_ROWS, ...BIGSCREEN_ROWS, ...DICTIONARY_ROWS, ...REGISTRATION_ROWS, ...DEPARTMENT_ROWS];
 
-const PUBLIC: Record<string, string> = {
-  'GET /api/health': 'load balancers probe it without a token; answers the version only',
-  'POST /api/auth/jwt/token': 'the login itself (its lockout and audit are tested in auth.test.ts)',
-  'GET /api/auth/jwt/invalid': 'logout revokes the caller\'s own token, whatever it is',
-  'GET /api/auth/captcha': 'the login page asks for an image captcha before anyone signs in',
-  'GET /api/v1/tenant/brand': 'the login page shows the brand before anyone signs in',
-  'GET /api/v1/tenant/logo': 'the login page shows the logo before anyone signs in',
-  'GET /api/v1/dataviews': 'a shared big screen opened without login: only a valid, unexpired, unrevoked share token answers, with that one project\'s aggregate figures; rate-limited per token and address (bigscreen.test.ts)',
-  'POST /api/v1/register/sms-code': '/reg: a company without an account asks for an SMS code (image captcha first, 60 s and 10 a day per phone and address; registration.test.ts)',
-  'POST /api/v1/register': '/reg: a company without an account applies (its SMS code is the proof; answered alike for any phone)',
-  'GET /api/v1/showroom': '/demo: the demo tenant\'s showroom aggregates for visitors, no personal data (public-privacy.test.ts), 60 a minute per address',
-  'POST /api/v1/payment/notify/{projectId}/{provider}': 'payment providers call back without a token; the HMAC (sandbox) or RSA (WeChat Pay v3) signature is the authentication (accounts.test.ts)',
-};
 
 let k: TestClient;
 beforeAll(async () => {

@@ -161,10 +161,13 @@ export function createSmsService(db: Db, provider: SmsProvider) {
       },
     },
 
-    /** Every kind with the tenant's template, or the built-in text used while there is none. */
+    /**
+     * Every kind with the tenant's template, or the built-in text used while there is none; the platform's own
+     * messages (registration codes and results, sent before a tenant exists) only to the platform.
+     */
     async kinds(actor: Actor) {
       const rows = await db.selectFrom('sms_template').selectAll().where('tenant_id', '=', actor.user.tenantId).execute();
-      return SMS_KINDS.map((k) => {
+      return SMS_KINDS.filter((k) => !('platform' in k) || actor.user.isPlatform).map((k) => {
         const t = rows.find((r) => r.kind === k.code);
         return { kind: k.code, name: k.name, vars: [...k.vars], defaultContent: k.content, template: t ? templateDto(t) : null };
       });
