@@ -57,7 +57,7 @@ describe('Idempotency-Key 随请求发送', () => {
     const answers: (() => Response | Promise<Response>)[] = [
       () => Promise.reject(new TypeError('Failed to fetch')),
       () => ({ ok: true, status: 200, json: async () => ({ code: 200, msg: 'ok', data: { entryId: 7, balanceFen: 10000 } }) }) as unknown as Response,
-      () => ({ ok: false, status: 400, json: async () => ({ code: 40000, msg: '充值金额超过单次上限', data: null }) }) as unknown as Response,
+      () => ({ ok: false, status: 400, headers: new Headers(), json: async () => ({ code: 40000, msg: '充值金额超过单次上限', data: null }) }) as unknown as Response,
     ];
     vi.stubGlobal('fetch', vi.fn(async (_url: string, init: RequestInit) => {
       sent.push(new Headers(init.headers).get('Idempotency-Key'));

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BigScreenSummary, DataviewCreate, DataviewCreated, DataviewLinkDto, DataviewSummary } from '@kelvin/contracts';
-import { http } from '../../lib/http';
+import { ApiError, http } from '../../lib/http';
 import { openLiveStream } from '../../lib/live';
 
 /** 大屏: the comprehensive and project screens, share links, and the public read of a link. */
@@ -14,6 +14,9 @@ export const bigScreenApi = {
   // errors are the page's to show (链接已失效), not a toast
   dataview: (token: string) => http.get<DataviewSummary>('/api/v1/dataviews', { token }, { silent: true }),
 };
+
+/** The server refused a share link (expired, revoked, unknown) — not a network failure (0) or the rate limit (42900). */
+export const linkRefused = (err: unknown) => err instanceof ApiError && err.code !== 0 && err.code !== 42900;
 
 export const bigScreenKeys = {
   all: ['bigscreen'] as const,

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { ApiError } from '../../../lib/http';
-import { bigScreenApi, bigScreenKeys } from '../api';
+import { bigScreenApi, bigScreenKeys, linkRefused } from '../api';
 import { ScreenFrame, ScreenTools } from '../components/frame';
 
 /** A public link refreshes its figures this often (no live stream without a login). */
@@ -16,9 +15,9 @@ export default function DataviewsPage() {
   const token = params.get('token') ?? '';
   const q = useQuery({
     queryKey: bigScreenKeys.dataview(token), queryFn: () => bigScreenApi.dataview(token), enabled: token !== '',
-    refetchInterval: (query) => (query.state.error instanceof ApiError && query.state.error.code !== 0 && query.state.error.code !== 42900 ? false : DATAVIEW_REFRESH_MS),
+    refetchInterval: (query) => (linkRefused(query.state.error) ? false : DATAVIEW_REFRESH_MS),
   });
-  const failed = q.error instanceof ApiError && q.error.code !== 0 && q.error.code !== 42900;
+  const failed = linkRefused(q.error);
   const expired = !token || failed;
   const message = !token ? '链接已失效：链接中没有访问令牌' : (q.error as Error | null)?.message ?? '';
   return (
