@@ -34,7 +34,9 @@ test('综合大屏与项目大屏：1920×1080 与 1280×720 无滚动条；设�
   const found = await page.request.get(`${baseUrl()}/api/v1/device/devicelist?keyword=DEMO-20020-001&pageNo=1&pageSize=1`, { headers });
   const { projectId, areaId } = (await found.json()).data.rows[0] as { projectId: number; areaId: number };
   const made = await page.request.post(`${baseUrl()}/api/v1/device/create/${projectId}/${areaId}/device20020`, { headers, data: { deviceName: `E2E 大屏温控器 ${Date.now() % 100000}` } });
-  const cred = (await made.json()).data.credentials as { clientId: string; username: string; password: string; topics: { up: string } };
+  const { device: madeDevice, credentials: cred } = (await made.json()).data as {
+    device: { id: number }; credentials: { clientId: string; username: string; password: string; topics: { up: string } };
+  };
 
   await page.goto(`${baseUrl()}/project/monitorScreen?projectId=${projectId}`);
   await expect(page.getByTestId('bs-title')).toHaveText('阳光花园小区');
@@ -60,6 +62,9 @@ test('综合大屏与项目大屏：1920×1080 与 1280×720 无滚动条；设�
   await expect.poll(() => flop(page, 'bs-running'), { timeout: 5000 }).toBeGreaterThanOrEqual(running + 1);
   expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   await shot(page, 'bigscreen-project-live');
+  // the thermostat only this test plays goes again: other journeys pick the project's online thermostats to command
+  const removed = await page.request.post(`${baseUrl()}/api/v1/device/deletedevice`, { headers, data: { id: madeDevice.id } });
+  expect((await removed.json()).code).toBe(200);
   expect(errors).toEqual([]);
 });
 

@@ -7,7 +7,7 @@ test('温控器监控：设定温度下发，设备确认，列表中的上报�
   await page.goto(`${baseUrl()}/device/device20020`);
   await expect(page.getByRole('heading', { name: '地暖温控器' })).toBeVisible();
   // simulated thermostats come online over MQTT
-  const online = tableRows(page).filter({ has: page.locator('.ant-badge-status-success') }).first();
+  const online = tableRows(page).filter({ has: page.locator('.ant-badge-status-success') }).filter({ hasText: 'DEMO-' }).first();
   await expect(online).toBeVisible({ timeout: 30_000 });
   const cell = online.locator('[data-testid$="-f04"]');
   const deviceId = (await cell.getAttribute('data-testid'))!.split('-')[1];

@@ -28,6 +28,8 @@ export async function startConsoleServer(opts: { dataDir: string; port?: number;
       KELVIN_DEMO: 'on',
       // the demo tenant's simulated devices (the devices spec controls them); KELVIN_E2E_SIMULATOR=off to leave them out
       KELVIN_SIMULATOR: process.env.KELVIN_E2E_SIMULATOR ?? 'on',
+      // a device the journey commands is never off the network for minutes while still shown 在线 (heartbeat window)
+      KELVIN_SIM_DROPOUTS: '0',
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       ...opts.env,

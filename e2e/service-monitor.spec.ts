@@ -25,7 +25,8 @@ test('服务运行监控：数据库与 MQTT 状态、在线设备、接入速�
   // two readings 5 s apart make the first rate point
   await expect(page.getByTestId('ingest-rate-chart')).toBeVisible({ timeout: 20_000 });
 
-  await page.locator('.ant-select').filter({ hasText: '全部' }).first().click();
+  // the rejects table's reason filter (the actions card above has selects of its own)
+  await page.locator('.ant-form-item').filter({ hasText: '原因' }).locator('.ant-select').click();
   await page.getByTitle('认证失败', { exact: true }).click();
   await page.getByRole('button', { name: /查\s*询/ }).click();
   const row = page.getByRole('row').filter({ hasText: 'DEMO-20020-001' }).first();

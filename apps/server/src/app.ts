@@ -276,7 +276,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   if (config.simulator && mqtt) {
     const sims = await provisionSimulatedDevices(db, { tenantCode: 'demo', perType: DEMO_DEVICES_PER_TYPE });
     // now and then a device misreads (exception data, monitoring/exceptions.ts): a few times an hour across the demo
-    simulator = startSimulator({ url: config.mqttUrl ?? `mqtt://127.0.0.1:${mqtt.port}`, devices: sims, misreadsPerHour: 0.02, log: (msg) => app.log.info(msg) });
+    simulator = startSimulator({ url: config.mqttUrl ?? `mqtt://127.0.0.1:${mqtt.port}`, devices: sims, dropoutsPerHour: config.simulatorDropouts, misreadsPerHour: 0.02, log: (msg) => app.log.info(msg) });
     app.log.info(`模拟设备已启动：${sims.length} 台（示范租户）`);
   }
   // the demo tenant's billing needs its devices (the cold-station and building meters are share teams' totals)

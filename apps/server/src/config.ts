@@ -19,6 +19,8 @@ const envSchema = z.object({
   // shared-subscription group of the ingest on an external broker ('' = plain subscription, a single process)
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]*$/, 'MQTT_SHARE_GROUP 只能含字母、数字、下划线或减号').default('kelvin'),
   KELVIN_SIMULATOR: z.enum(['on', 'off']).default('off'),
+  // how often a simulated device drops off the network, per device and hour (0 for browser journeys that command devices)
+  KELVIN_SIM_DROPOUTS: z.coerce.number({ error: 'KELVIN_SIM_DROPOUTS 须为每台设备每小时的掉线次数' }).min(0).max(60).default(0.3),
   KELVIN_DEMO: z.enum(['on', 'off']).default('off'),
   KELVIN_WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -62,6 +64,8 @@ export interface KelvinConfig {
   /** false: no broker at all (most API tests). */
   mqttEnabled: boolean;
   simulator: boolean;
+  /** simulated dropouts per device and hour */
+  simulatorDropouts: number;
   demo: boolean;
   webDist?: string;
   logLevel: string;
@@ -95,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     mqttEnabled: true,
     simulator: e.KELVIN_SIMULATOR === 'on',
+    simulatorDropouts: e.KELVIN_SIM_DROPOUTS,
     demo: e.KELVIN_DEMO === 'on' || e.KELVIN_SIMULATOR === 'on',
     webDist: e.KELVIN_WEB_DIST,
     logLevel: e.LOG_LEVEL,
