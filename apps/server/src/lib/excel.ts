@@ -83,6 +83,23 @@ function sheetValue(value: unknown, format: string): string | number | Date | nu
  * Streams a titled report sheet: the title, the filters as applied, the generation time, a header row, the rows as
  * they come (one slice at a time, memory stays flat) with number formats, and the total row at the end.
  */
+/** How many rows an export writes between looks at the download's backpressure. */
+const EXPORT_PACE_ROWS = 500;
+
+/** Resolves once a stream's buffer is below its mark again (at once when it is, or once it is closed). */
+function drained(stream: PassThrough): Promise<void> {
+  if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
 export async function streamReportXlsx(reply: FastifyReply, opts: {
   fileName: string; title: string; applied: { label: string; value: string }[]; columns: SheetColumn[];
   rows: AsyncIterable<Record<string, unknown>>; totals: () => Promise<Record<string, number>>; generatedAt: number; notes?: string[];
@@ -110,6 +127,11 @@ export async function streamReportXlsx(reply: FastifyReply, opts: {
       for await (const r of opts.rows) {
         sheet.addRow(columns.map((c) => sheetValue(r[c.key], c.format))).commit();
         count++;
+        // rows are made only as fast as the browser takes the file: without this the database's pace filled memory
+        if (count % EXPORT_PACE_ROWS === 0) {
+          await drained(out);
+          if (out.destroyed) return; // the browser went away: stop reading rows
+        }
       }
       const totals = await opts.totals();
       if (Object.keys(totals).length) {

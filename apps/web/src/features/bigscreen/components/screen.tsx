@@ -172,7 +172,8 @@ export function Screen({ s, kind, tools }: { s: BigScreenSummary; kind: 'overvie
             <Alarms alarms={s.alarms} height={SCROLL_BOARD_DEFAULTS.headerHeight + 5 * 56} showProject={kind === 'overview'} />
           </Panel>
           {kind === 'overview'
-            ? <Panel title="项目在线" style={{ flex: 1 }}><ProjectBoard projects={s.projects} height={380} /></Panel>
+            // what the column leaves below the alarms: 770 − 385 (alarm panel) − 20 (gap) − 24 (padding) − 44 (title) − 2
+            ? <Panel title="项目在线" style={{ flex: 1 }}><ProjectBoard projects={s.projects} height={290} /></Panel>
             : <Panel title="设备在线率" style={{ flex: 1 }}><OnlineRing s={s} /></Panel>}
         </div>
       </div>
