@@ -24,6 +24,7 @@ test('综合大屏与项目大屏：1920×1080 与 1280×720 无滚动条；设�
   await expect(page.getByTestId('bs-title')).toHaveText('综合监控中心');
   await expect(page.getByTestId('bs-map').getByTestId('map-marker').first()).toBeVisible();
   await expect.poll(() => flop(page, 'bs-online'), { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect(page.getByTestId('bs-trend').locator('canvas')).toBeVisible(); // the chart's chunk loads after the figures
   await expectNoScrollbars(page);
   await shot(page, 'bigscreen-overview-1920');
   await page.setViewportSize({ width: 1280, height: 720 });
