@@ -8,8 +8,8 @@
 // Between runs the bench waits until the server has worked off what the last run left (drain).
 //
 // The event-loop figure is the server's own: its ops registry row (ops_instance.loop_p99_ms, shown by 服务注册中心)
-// carries the p99 of each 5-second heartbeat interval; the bench reads that row from the database during the run and
-// shows the highest p99 of the intervals that lie wholly inside the measured run.
+// carries the p99 of each 5-second heartbeat interval; the bench reads that row from the database every 500 ms and
+// shows the highest p99 of the intervals at least half inside the measured run.
 //
 //   ./kelvin bench api [--seconds 10] [--connections 50] [--postgres URL] [--keep] [--devices 100000] [--logs 1000000]
 import fs from 'node:fs';
@@ -120,19 +120,34 @@ async function registryReader(seeded) {
   return { read: async (pid) => stmt.get(pid), close: async () => raw.close() };
 }
 
-/** The server's heartbeats (time → event-loop p99 of the 5 s before it) while `fn` runs. */
-async function withLoopSamples(registry, pid, fn) {
+/** The server's heartbeats (time → event-loop p99 of the interval before it), read every 500 ms while the bench runs. */
+function loopSampler(registry, pid) {
   const beats = new Map();
   const timer = setInterval(() => {
     registry.read(pid).then((row) => {
       if (row && row.loop_p99_ms !== null) beats.set(Number(row.heartbeat_at), Number(row.loop_p99_ms));
     }, () => {});
   }, 500);
-  try {
-    return { result: await fn(), beats };
-  } finally {
-    clearInterval(timer);
-  }
+  return {
+    /** waits (≤ 10 s) for the first beat after `t` */
+    async after(t) {
+      const deadline = Date.now() + 10_000;
+      while (![...beats.keys()].some((at) => at > t) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    },
+    /**
+     * The highest p99 of the intervals at least half inside [t0, t1]: an interval starts at the beat before it (beats
+     * run late when the loop is blocked), or 5 s before it when that one was not seen.
+     */
+    worst(t0, t1) {
+      const seen = [...beats].sort((a, b) => a[0] - b[0]);
+      const inside = seen.filter(([at], i) => {
+        const from = i > 0 ? seen[i - 1][0] : at - HEARTBEAT_MS;
+        return Math.min(at, t1) - Math.max(from, t0) >= (at - from) / 2;
+      }).map(([, p99]) => p99);
+      return inside.length ? Math.max(...inside) : null;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 function run(base, token, e, seconds) {
@@ -149,7 +164,7 @@ function run(base, token, e, seconds) {
   });
 }
 
-async function measure(server, token, registry, e) {
+async function measure(server, token, sampler, e) {
   await drain(server.url);
   const single = await check(server.url, token, e);
   // a call that takes long alone is warm after its checks; 50 of them queued would only lengthen the drain
@@ -158,17 +173,14 @@ async function measure(server, token, registry, e) {
     await drain(server.url);
   }
   const t0 = Date.now();
-  const { result: { result, latencies }, beats } = await withLoopSamples(registry, server.child.pid, () => run(server.url, token, e, SECONDS));
+  const { result, latencies } = await run(server.url, token, e, SECONDS);
   const t1 = Date.now();
-  // the intervals wholly inside the measured run: a beat's interval starts at the beat before it (beats run late when
-  // the loop is blocked), or 5 s before it when that one was not seen
-  const seen = [...beats].sort((a, b) => a[0] - b[0]);
-  const inside = seen.filter(([at], i) => (i > 0 ? seen[i - 1][0] : at - HEARTBEAT_MS) >= t0 && at <= t1).map(([, p99]) => p99);
+  await sampler.after(t1);
   return {
     name: e.name, path: (e.paths ? e.paths[0].replace(/\d+$/, '{id}') : e.path).replace(/=\d{10,}/g, '=…'),
     single, rps: latencies.length / SECONDS, count: latencies.length,
     p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99),
-    errors: result.non2xx + result.errors, loop: inside.length ? Math.max(...inside) : null,
+    errors: result.non2xx + result.errors, loop: sampler.worst(t0, t1),
   };
 }
 
@@ -205,15 +217,17 @@ async function benchOne(databaseUrl) {
   try {
     const token = await api(server.url, 'POST', '/api/auth/jwt/token', null, { username: seeded.username, password: seeded.password });
     const registry = await registryReader(seeded);
+    const sampler = loopSampler(registry, server.child.pid);
     const list = endpoints(seeded).filter((e) => !values.only || e.name.includes(values.only));
     // every call answers right before anything is timed (a 4xx must not be measured as fast)
     for (const e of list) await check(server.url, token, e);
     console.log(`  ${list.length} 个接口的应答已核对；${CONNECTIONS} 个连接，每个接口预热 ${WARMUP} s、测量 ${SECONDS} s；开始时负载 ${load()}`);
     for (const e of list) {
-      const r = await measure(server, token, registry, e);
+      const r = await measure(server, token, sampler, e);
       results.push(r);
       console.log(`  ${r.name}：单次 ${ms(r.single)} ms；${r.count} 次完成，${r.rps.toFixed(1)} 请求/秒，p50 ${pct(r, r.p50)} ms，p95 ${pct(r, r.p95)} ms，p99 ${pct(r, r.p99)} ms，错误 ${r.errors}，事件循环 p99 ${r.loop ?? '—'} ms`);
     }
+    sampler.stop();
     await registry.close();
     console.log(`  结束时负载 ${load()}\n\n${name}（${machine()}，${new Date().toISOString().slice(0, 10)}，${CONNECTIONS} 个连接，每个接口 ${SECONDS} s）：\n\n${table(results)}\n`);
   } finally {
