@@ -27,18 +27,6 @@ export const API_PASSWORD = 'Bench#Api-2026';
 export const METER_TYPE = 'device20090';
 const DAY = 86_400_000;
 
-/** mulberry32: a small seeded PRNG, so every run seeds the same values */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Column specs: [name, 'i' integer | 't' text | 'f' float]. */
 const COLUMNS = {
   area: [['tenant_id', 'i'], ['parent_id', 'i'], ['level', 't'], ['name', 't'], ['sort_no', 'i'], ['floor_area', 'f'], ['project_type', 't'], ['project_type2', 'i'],
@@ -142,6 +130,7 @@ export async function seedApi({ devices = 100_000, bigProject = 10_000, projects
   const { openDatabase, dropSchema, sqliteFileOf } = await tsImport('../apps/server/src/db/index.ts', import.meta.url);
   const { hashPassword } = await tsImport('../apps/server/src/modules/auth/index.ts', import.meta.url);
   const { DEMO_REGIONS } = await tsImport('../apps/server/src/db/seed/demo.ts', import.meta.url);
+  const { prng } = await tsImport('../apps/server/src/simulator/model.ts', import.meta.url);
   const { DEVICE_TYPE_BY_CODE, DEVICE_ACTION_LABELS, MENUS, PLATFORM_ONLY_MENUS, PROJECT_TYPES, deviceTypesForProjectType, elementCodes, fieldDisplay } = await tsImport('../packages/contracts/src/index.ts', import.meta.url);
   const postgres = !!databaseUrl?.startsWith('postgres');
   const config = postgres
