@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
-import { createTestDevice } from '../devices/test-fixtures.ts';
+import { createTestDevice, ingestKwh } from '../devices/test-fixtures.ts';
 
 /**
  * Energy reports on hand-built electric-meter readings (f70, kWh) written through the real ingest path, so the
@@ -26,15 +26,7 @@ const cst = (iso: string) => Date.parse(`${iso}+08:00`);
 const APRIL = cst('2025-04-01T00:00:00');
 const MAY = cst('2025-05-01T00:00:00');
 
-async function batch(readings: [number, string, number][]) {
-  const writer = k.kelvin.devices.ingest.writer;
-  const done = readings.map(([deviceId, at, kwh]) => writer.enqueue({
-    deviceId, deviceType: 'device20090', tenantId: a.tenantId, projectId: a.projectId, heartbeatMs: 60_000, receivedAt: Date.now(), ts: cst(at),
-    points: [{ code: 'f70', num: kwh, txt: null }],
-  }));
-  await writer.flush();
-  await Promise.all(done);
-}
+const batch = (readings: [number, string, number][]) => ingestKwh(k, a, readings);
 
 const get = async (url: string) => {
   const res = await k.call('GET', url, { token });
