@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { tsImport } from 'tsx/esm/api';
+import { seededStore } from './bench-lib.mjs';
 
 export const API_TENANT = 'bench-api';
 export const API_USERNAME = 'benchapi';
@@ -307,17 +308,11 @@ export async function seedApi({ devices = 100_000, bigProject = 10_000, projects
   const seedSeconds = (performance.now() - t0) / 1000;
   const big = plans[0];
   return {
-    db, postgres, dataDir: postgres ? undefined : config.dataDir, databaseUrl: postgres ? databaseUrl : undefined, schema: postgres ? config.databaseSchema : undefined,
+    ...seededStore({ db, postgres, config, databaseUrl, dataDir, dropSchema }),
     tenantId, userId, username: API_USERNAME, password: API_PASSWORD,
     projectIds, bigProjectId: big.id, bigProjectDeviceIds: deviceIds.slice(0, big.devices), deviceIds,
     counts: { projects: plans.length, areas: REGIONS.length + plans.length + buildingIds.length + floorIds.length + roomIds.length, devices: deviceIds.length, states: stateRows, operationLogs: logs, gateLogs },
     start, end: now + shift, seedSeconds,
-    /** closes the connection and removes the data (the temp dir, or the schema) */
-    async close() {
-      await db.destroy();
-      if (postgres) await dropSchema(databaseUrl, config.databaseSchema);
-      else if (!dataDir) fs.rmSync(config.dataDir, { recursive: true, force: true });
-    },
   };
 }
 

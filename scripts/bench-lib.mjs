@@ -94,6 +94,21 @@ export function rssMb(pid) {
   }
 }
 
+/**
+ * Where a generator's data set lives (a SQLite data dir or a PostgreSQL schema), and `close()`: the connection closed
+ * and the data removed (the temp dir it made, or the schema).
+ */
+export function seededStore({ db, postgres, config, databaseUrl, dataDir, dropSchema }) {
+  return {
+    db, postgres, dataDir: postgres ? undefined : config.dataDir, databaseUrl: postgres ? databaseUrl : undefined, schema: postgres ? config.databaseSchema : undefined,
+    async close() {
+      await db.destroy();
+      if (postgres) await dropSchema(databaseUrl, config.databaseSchema);
+      else if (!dataDir) fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   if (!sorted.length) return 0;

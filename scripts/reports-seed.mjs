@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { tsImport } from 'tsx/esm/api';
+import { seededStore } from './bench-lib.mjs';
 
 const H = 3_600_000;
 /** 2025-01-01 00:00 in Shanghai: the first reading */
@@ -148,14 +149,8 @@ export async function seedReports({ devices = 1000, days = 365, start = REPORTS_
   }
   const seedSeconds = (performance.now() - t0) / 1000;
   return {
-    db, postgres, dataDir: postgres ? undefined : config.dataDir, databaseUrl: postgres ? databaseUrl : undefined, schema: postgres ? config.databaseSchema : undefined,
+    ...seededStore({ db, postgres, config, databaseUrl, dataDir, dropSchema }),
     tenantId, projectId, buildingIds, deviceIds, start, until: start + hours * H, hours, rows, seedSeconds,
-    /** closes the connection and removes the data (the temp dir, or the schema) */
-    async close() {
-      await db.destroy();
-      if (postgres) await dropSchema(databaseUrl, config.databaseSchema);
-      else if (!dataDir) fs.rmSync(config.dataDir, { recursive: true, force: true });
-    },
   };
 }
 
