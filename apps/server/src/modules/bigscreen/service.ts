@@ -4,6 +4,7 @@ import {
   type DataviewCreate, type DataviewCreated, type DataviewLinkDto, type DataviewStatus, type DataviewSummary, type BigScreenSummary,
 } from '@kelvin/contracts';
 import { AppError, invalid, notFound } from '../../lib/errors.ts';
+import { rateLimiter } from '../../lib/rate-limit.ts';
 import type { Actor } from '../../lib/scope.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { summarize, type SummaryDeps } from './summary.ts';
@@ -20,22 +21,6 @@ const toDto = (r: ShareRow, now: number): DataviewLinkDto => ({
   expiresAt: r.expires_at, revokedAt: r.revoked_at, status: statusOf(r, now),
 });
 
-/** A fixed-window counter per key: what a public link may ask per minute (per token and per address). */
-function windowLimiter(limit: number, windowMs: number) {
-  const hits = new Map<string, { start: number; n: number }>();
-  return (key: string, now = Date.now()) => {
-    let h = hits.get(key);
-    if (!h || now - h.start >= windowMs) {
-      // forget old windows now and then, so a stream of random tokens cannot grow the map without end
-      if (hits.size > 10_000) for (const [k, v] of hits) if (now - v.start >= windowMs) hits.delete(k);
-      h = { start: now, n: 0 };
-      hits.set(key, h);
-    }
-    h.n += 1;
-    return h.n <= limit;
-  };
-}
-
 /** Requests per minute a public link answers: per token (every screen showing it) and per address. */
 export const DATAVIEW_LIMITS = { perToken: 60, perAddress: 120 };
 
@@ -45,8 +30,9 @@ export const DATAVIEW_LIMITS = { perToken: 60, perAddress: 120 };
  */
 export function createBigScreenService(deps: SummaryDeps & { projects: ProjectService }) {
   const { db, projects } = deps;
-  const byToken = windowLimiter(DATAVIEW_LIMITS.perToken, 60_000);
-  const byAddress = windowLimiter(DATAVIEW_LIMITS.perAddress, 60_000);
+  const tooMany = '访问过于频繁，请稍后再试';
+  const byToken = rateLimiter({ limit: DATAVIEW_LIMITS.perToken, windowMs: 60_000, message: tooMany });
+  const byAddress = rateLimiter({ limit: DATAVIEW_LIMITS.perAddress, windowMs: 60_000, message: tooMany });
 
   return {
     /** 综合大屏: every project the caller sees. */
@@ -101,7 +87,8 @@ export function createBigScreenService(deps: SummaryDeps & { projects: ProjectSe
      * aggregate summary (device, building and rule names; no people). Limited per token and per address.
      */
     async publicSummary(token: string, address: string): Promise<DataviewSummary> {
-      if (!byAddress(address) || !byToken(sha256(token))) throw new AppError(ResultCode.TOO_MANY_REQUESTS, '访问过于频繁，请稍后再试');
+      byAddress.hit(address);
+      byToken.hit(sha256(token));
       const row = await db.selectFrom('dataview_share').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
       const now = Date.now();
       if (!row) throw new AppError(ResultCode.FORBIDDEN, '链接已失效：链接不存在或已被删除');
