@@ -8,7 +8,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { dropSchema, openDatabase, pingDb, type Db } from './db/index.ts';
+import { changesOf, dropSchema, openDatabase, pingDb, type Db } from './db/index.ts';
+import { listenForChanges } from './db/table-changes.ts';
 import { syncMenus } from './db/seed/menus.ts';
 import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
@@ -110,6 +111,10 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   if (config.trace?.enabled !== false) installTracing(app, { onFinished: (r) => ops.onRequestFinished(r) });
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
+  // several processes on one PostgreSQL: each hears the others' writes to what it caches (sessions, grants, areas)
+  const changeFeed = config.databaseUrl?.startsWith('postgres')
+    ? await listenForChanges({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, changes: changesOf(db), onError: onError('table changes') })
+    : null;
   const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
   const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
@@ -308,6 +313,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       billing.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
+      await changeFeed?.close();
       await db.destroy();
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },
