@@ -10,6 +10,7 @@ import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
 import { changesOf, dropSchema, openDatabase, pingDb, type Db } from './db/index.ts';
 import { listenForChanges } from './db/table-changes.ts';
+import { openReadDb } from './db/read-db.ts';
 import { syncMenus } from './db/seed/menus.ts';
 import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
@@ -115,7 +116,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const changeFeed = config.databaseUrl?.startsWith('postgres')
     ? await listenForChanges({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, changes: changesOf(db), onError: onError('table changes') })
     : null;
-  const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
+  // long reads (history, reports, exports) on reader threads of their own (SQLite), so they never hold up the broker
+  const reads = openReadDb(db, config);
+  const devices = await createDeviceCore({ db, readDb: reads.db, config, mqtt, live, projects, log: app.log });
   const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
   const monitoring = createMonitoring({
@@ -175,7 +178,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   });
 
   // The data center reads what the other modules keep (and the core's roll-ups); it writes nothing.
-  const reports = createReports({ db, core: devices, projects });
+  const reports = createReports({ db: reads.db, core: devices, projects });
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
   // The big screens read the core's state and roll-ups and monitoring's active alarms; their share links are theirs.
@@ -314,6 +317,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await changeFeed?.close();
+      await reads.close();
       await db.destroy();
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },

@@ -15,7 +15,7 @@ const isCounter = (def: DeviceTypeDef, code: string) => {
   return mode === 'accumulate' || mode === 'integrate';
 };
 
-export function createTelemetryService(db: Db) {
+export function createTelemetryService(db: Db, readDb: Db = db) {
   /** ingest_counter: each counter summed over every process */
   const counterTotals = async () => new Map((await db.selectFrom('ingest_counter').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]));
 
@@ -25,7 +25,7 @@ export function createTelemetryService(db: Db) {
       if (!deviceIds.length || !fields.length) return [];
       // a literal divisor so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
       const bucket = sql<number>`cast(ts / ${sql.lit(bucketMs)} as bigint)`;
-      const rows = await db.selectFrom('device_history')
+      const rows = await readDb.selectFrom('device_history')
         .select(['device_id', bucket.as('b')])
         .where('device_id', 'in', deviceIds)
         .where('field_code', 'in', fields)
@@ -47,7 +47,7 @@ export function createTelemetryService(db: Db) {
       // literals (validated integers), so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
       const bucket = sql<number>`cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint)`;
       const rows = wanted.length
-        ? await db.selectFrom('device_history')
+        ? await readDb.selectFrom('device_history')
           .select([
             'field_code',
             bucket.as('bucket'),
@@ -77,7 +77,7 @@ export function createTelemetryService(db: Db) {
               row_number() over (partition by field_code, cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint) order by ts desc) as rn
             from device_history
             where device_id = ${device.id} and field_code in (${sql.join(steps)}) and ts >= ${q.from} and ts < ${q.to} and num is not null
-          ) x where rn = 1 order by field_code, t`.execute(db)).rows
+          ) x where rn = 1 order by field_code, t`.execute(readDb)).rows
         : [];
       const points = new Map<string, [number, number][]>(wanted.map((c) => [c, []]));
       const bands = new Map<string, [number, number, number][]>();
