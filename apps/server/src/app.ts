@@ -79,7 +79,12 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
+  const mqtt = config.mqttEnabled
+    ? await startMqtt({
+      port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
+      tlsPort: config.mqttTlsPort, wsPort: config.mqttWsPort, tls: config.mqttTls,
+    })
+    : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
