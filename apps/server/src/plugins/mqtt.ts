@@ -1,13 +1,14 @@
 import net from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt from 'mqtt';
+import { DEVICE_PROTOCOL } from '@kelvin/contracts/device-protocol';
 import { withSpan } from '../lib/trace.ts';
 import { listen, openExtraListeners, type ExtraListenerOptions } from './mqtt-listeners.ts';
 
 export type MqttStatus = 'off' | 'up' | 'down';
 
 /** Largest device message accepted; bigger ones are acknowledged, dropped and counted. */
-export const MAX_PAYLOAD_BYTES = 16 * 1024;
+export const MAX_PAYLOAD_BYTES = DEVICE_PROTOCOL.maxPayloadBytes;
 
 /** What an authenticated device may touch: topics under `kelvin/{tenantCode}/{deviceCode}/` (design §7). */
 export interface DeviceSession {
@@ -126,7 +127,7 @@ async function startEmbedded(opts: { port: number } & ExtraListenerOptions): Pro
   let handlers = noHandlers;
   const connected = new Map<string, KelvinClient>();
   // device codes are up to 64 characters (MQTT 3.1.1 only promises 23)
-  const broker = await Aedes.createBroker({ maxClientsIdLength: 64 });
+  const broker = await Aedes.createBroker({ maxClientsIdLength: DEVICE_PROTOCOL.maxClientIdLength });
 
   const refuse = (code: number, message: string): AuthenticateError => Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
 
