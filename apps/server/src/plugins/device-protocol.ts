@@ -106,10 +106,8 @@ ${codes.map((c) => typeSection(messages[`report_${c}`], messages[`command_${c}`]
 
 export async function deviceProtocolRoutes(app: FastifyInstance, opts: { mqtt: MqttHub | null; mqttUrl?: string }) {
   const document = (req: FastifyRequest) => deviceProtocolDocument({ version: VERSION, servers: protocolServers(opts.mqtt, opts.mqttUrl, hostOf(req)) });
-  app.get('/api/docs/mqtt', {
-    schema: { tags: ['系统'], summary: '设备 MQTT 协议（AsyncAPI 3 文档）', description: '第三方设备的主题、每种设备类型的上报与指令结构、应答规则；页面版见 /api/docs/mqtt.html' },
-    config: { access: 'public' },
-  }, async (req) => document(req));
+  // documents, like /api/docs/json: outside the OpenAPI document and its { code, msg, data } envelope
+  app.get('/api/docs/mqtt', { schema: { hide: true }, config: { access: 'public' } }, async (req) => document(req));
   app.get('/api/docs/mqtt.html', { schema: { hide: true }, config: { access: 'public' } }, async (req, reply) => {
     reply.type('text/html; charset=utf-8');
     return deviceProtocolHtml(document(req));

@@ -97,7 +97,6 @@ const codesOf = (row: Row) => (typeof row.code === 'string' ? [row.code] : [...r
  */
 export const PUBLIC_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',
-  'GET /api/docs/mqtt': 'the device protocol (AsyncAPI) for device makers, like the OpenAPI document: generated from the device-type registry, no tenant data',
   'POST /api/auth/jwt/token': 'the login itself (its lockout and audit are tested in auth.test.ts)',
   'GET /api/auth/jwt/invalid': 'logout revokes the caller\'s own token, whatever it is',
   'GET /api/auth/captcha': 'the login page asks for an image captcha before anyone signs in',
