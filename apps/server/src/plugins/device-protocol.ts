@@ -52,7 +52,7 @@ type Obj = Record<string, any>;
 function fieldRows(fields: Obj): string {
   return Object.entries(fields).map(([code, s]: [string, Obj]) => {
     const values = s.enum
-      ? (s.enum as number[]).map((v) => `${v} = ${esc(s['x-kelvin-enum-labels']?.[String(v)])}`).join('<br>')
+      ? (s.enum as number[]).map((v) => `${v} = ${esc(s['x-kelvin-enum-labels']?.[String(v)])}`).join('；')
       : s.type === 'number' ? `${esc(s.minimum)} ～ ${esc(s.maximum)}${s['x-kelvin-step'] !== undefined ? `（精度 ${esc(s['x-kelvin-step'])}）` : ''}`
         : s.pattern ? 'HH:MM' : `文本，最长 ${esc(s.maxLength)} 字`;
     return `<tr><td><code>${esc(code)}</code></td><td>${esc(s.title)}</td><td>${esc(s.type)}</td><td>${esc(s['x-kelvin-unit'] ?? '')}</td><td>${values}</td><td>${s['x-kelvin-writable'] ? '可写' : '只读'}</td></tr>`;
@@ -78,8 +78,9 @@ export function deviceProtocolHtml(doc: JsonObject): string {
   const d = doc as Obj;
   const messages = d.components.messages as Obj;
   const codes = Object.keys(messages).filter((k) => k.startsWith('report_')).map((k) => k.slice('report_'.length));
+  const scheme = (protocol: string) => (protocol === 'secure-mqtt' ? 'mqtts' : protocol);
   const servers = Object.entries(d.servers as Obj).map(([name, s]: [string, Obj]) =>
-    `<tr><td>${esc(name)}</td><td><code>${esc(s.protocol)}://${esc(s.host)}${esc(s.pathname ?? '')}</code></td><td>${esc(s.description)}</td></tr>`).join('');
+    `<tr><td>${esc(name)}</td><td><code>${esc(scheme(s.protocol))}://${esc(s.host)}${esc(s.pathname ?? '')}</code></td><td>${esc(s.description)}</td></tr>`).join('');
   const channels = Object.values(d.channels as Obj).map((c: Obj) => `<tr><td><code>${esc(c.address)}</code></td><td>${esc(c.title)}</td><td>${esc(c.description)}</td></tr>`).join('');
   const rules = (d.info['x-kelvin-rules'] as Obj[]).map((r) => `<li><b>${esc(r.title)}</b>：${esc(r.text)}</li>`).join('');
   return `<!doctype html>
