@@ -51,6 +51,9 @@ const envSchema = z.object({
   if (e.MQTT_TLS_PORT !== undefined && !e.MQTT_TLS_CERT) ctx.addIssue({ code: 'custom', path: ['MQTT_TLS_PORT'], message: 'MQTT_TLS_PORT 需要同时设置 MQTT_TLS_CERT 和 MQTT_TLS_KEY' });
 });
 
+/** Every variable the server reads (deploy/kelvin.env.example must list each one: deploy.test.ts). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface SmsConfig {
   provider: 'record' | 'aliyun';
   aliyun?: { accessKeyId: string; accessKeySecret: string; endpoint: string; regionId: string };
