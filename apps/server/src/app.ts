@@ -23,6 +23,7 @@ import { systemScope } from './lib/scope.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { installTracing } from './plugins/trace.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
+import { deviceProtocolRoutes } from './plugins/device-protocol.ts';
 import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from './simulator/provision.ts';
 import { startSimulator, type Simulator } from './simulator/runner.ts';
 import { authRoutes, createAuthService, loadSigningKey } from './modules/auth/index.ts';
@@ -81,7 +82,12 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
+  const mqtt = config.mqttEnabled
+    ? await startMqtt({
+      port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
+      tlsPort: config.mqttTlsPort, wsPort: config.mqttWsPort, tls: config.mqttTls,
+    })
+    : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
@@ -242,7 +248,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   if (opts.scheduler !== false) billing.start(config.billingIntervalMs);
 
   await app.register(swagger, {
-    openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
+    openapi: { info: { title: 'Kelvin 接口文档', version: VERSION, description: '设备接入的 MQTT 协议（AsyncAPI 3）见 [/api/docs/mqtt.html](/api/docs/mqtt.html)' } },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
@@ -253,6 +259,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     msg: '正常',
     data: { status: 'ok', version: VERSION, db: (await pingDb(db)) ? 'up' : 'down', mqtt: mqtt?.status() ?? 'off' },
   }));
+  await app.register(deviceProtocolRoutes, { mqtt, mqttUrl: config.mqttUrl });
   await app.register(authRoutes, { auth });
   await app.register(projectRoutes, { projects, files: projectFiles });
   await app.register(adminRoutes, adminServices);
