@@ -8,9 +8,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { changesOf, dropSchema, openDatabase, pingDb, type Db } from './db/index.ts';
+import { changesOf, dropSchema, openDatabase, pingDb, sqliteFileOf, type Db } from './db/index.ts';
 import { listenForChanges } from './db/table-changes.ts';
 import { openReadDb } from './db/read-db.ts';
+import { startCheckpointer } from './db/checkpointer.ts';
 import { syncMenus } from './db/seed/menus.ts';
 import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
@@ -124,6 +125,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     : null;
   // long reads (history, reports, exports) on reader threads of their own (SQLite), so they never hold up the broker
   const reads = openReadDb(db, config);
+  const checkpointer = config.databaseUrl?.startsWith('postgres') ? null : startCheckpointer(sqliteFileOf(config.dataDir));
   const devices = await createDeviceCore({ db, readDb: reads.db, config, mqtt, live, projects, log: app.log });
   const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
@@ -325,6 +327,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       await live.close();
       await changeFeed?.close();
       await reads.close();
+      await checkpointer?.close();
       await db.destroy();
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },

@@ -100,6 +100,9 @@ export function createDb(opts: DbOptions): Db {
   file.pragma('foreign_keys = ON');
   // telemetry history inserts touch one B-tree leaf per device: keep those pages in memory (64 MB)
   file.pragma('cache_size = -65536');
+  // never checkpoint inside a commit on the main thread: the server's checkpointer thread does it (db/checkpointer.ts);
+  // a connection without one (a script, a test) checkpoints when it closes
+  file.pragma('wal_autocheckpoint = 0');
   // every query of a request becomes a span of its trace (lib/trace.ts; nothing outside a request)
   return withChanges((plugins) => new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), plugins, log: logQuerySpan }));
 }
