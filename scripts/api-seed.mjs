@@ -35,6 +35,7 @@ const COLUMNS = {
   device: [['tenant_id', 'i'], ['project_id', 'i'], ['area_id', 'i'], ['device_type', 't'], ['device_code', 't'], ['device_name', 't'], ['secret_hash', 't'], ['enabled', 'i'],
     ['created_at', 'i'], ['updated_at', 'i'], ['last_report_at', 'i'], ['online_until', 'i'], ['last_connect_at', 'i']],
   device_state: [['device_id', 'i'], ['field_code', 't'], ['num', 'f'], ['txt', 't'], ['ts', 'i']],
+  device_history: [['device_id', 'i'], ['field_code', 't'], ['ts', 'i'], ['num', 'f'], ['txt', 't']],
   device_operation_log: [['tenant_id', 'i'], ['project_id', 'i'], ['device_id', 'i'], ['device_code', 't'], ['device_name', 't'], ['device_type', 't'], ['user_id', 'i'],
     ['username', 't'], ['operation', 't'], ['detail', 't'], ['result', 't'], ['at', 'i']],
   gate_log: [['tenant_id', 'i'], ['user_id', 'i'], ['username', 't'], ['menu_code', 't'], ['operation', 't'], ['method', 't'], ['uri', 't'], ['host', 't'], ['status', 'i'], ['at', 'i']],
@@ -301,6 +302,24 @@ export async function seedApi({ devices = 100_000, bigProject = 10_000, projects
   }
   step(`操作日志（gate_log）：${gateLogs.toLocaleString()} 行`);
 
+  // ── a year of one meter's 1-minute readings (the year-long history chart), with the roll-ups the ingest keeps ──
+  const historyDeviceId = deviceIds[0];
+  const HISTORY_MINUTES = days * 1440;
+  let kwh = 1000;
+  for (let i = 0; i < HISTORY_MINUTES; i += 20_000) {
+    const rows = [];
+    for (let m = i; m < Math.min(HISTORY_MINUTES, i + 20_000); m++) {
+      const ts = now - (HISTORY_MINUTES - m) * 60_000;
+      kwh += 0.02 + rand() * 0.06;
+      rows.push([historyDeviceId, 'f70', ts, Math.round(kwh * 100) / 100, null], [historyDeviceId, 'f71', ts, Math.round((220 + (rand() - 0.5) * 12) * 10) / 10, null],
+        [historyDeviceId, 'f72', ts, Math.round((5 + rand() * 20) * 100) / 100, null]);
+    }
+    await writer.insert('device_history', rows);
+  }
+  const { backfillRollups } = await tsImport('../apps/server/src/db/migrations/013-rollups.ts', import.meta.url);
+  await backfillRollups(db);
+  step(`一台电表一年的逐分钟读数：${(HISTORY_MINUTES * 3).toLocaleString()} 行（含小时、日汇总）`);
+
   // the reports were placed at `now`; seeding took a while: move them to the end, so online means online at start
   const shift = Date.now() - now;
   await writer.shiftTimes(shift);
@@ -310,7 +329,7 @@ export async function seedApi({ devices = 100_000, bigProject = 10_000, projects
   return {
     ...seededStore({ db, postgres, config, databaseUrl, dataDir, dropSchema }),
     tenantId, userId, username: API_USERNAME, password: API_PASSWORD,
-    projectIds, bigProjectId: big.id, bigProjectDeviceIds: deviceIds.slice(0, big.devices), deviceIds,
+    projectIds, bigProjectId: big.id, bigProjectDeviceIds: deviceIds.slice(0, big.devices), deviceIds, historyDeviceId,
     counts: { projects: plans.length, areas: REGIONS.length + plans.length + buildingIds.length + floorIds.length + roomIds.length, devices: deviceIds.length, states: stateRows, operationLogs: logs, gateLogs },
     start, end: now + shift, seedSeconds,
   };

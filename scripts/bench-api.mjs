@@ -56,6 +56,11 @@ function endpoints(seeded) {
       name: '设备详情（轮换 1,000 台）', paths: ids.slice(0, 1000).map((id) => `/api/v1/device/detail/${id}`),
       ok: (d, path) => d && path.endsWith(`/${d.id}`),
     },
+    { name: '设备监控页 统计条（电能表）', path: `/api/v1/device/monitor/statistic?projectId=${big}&deviceType=device20090`, ok: (d) => d?.total > 0 },
+    {
+      name: '历史曲线（一台表一年的逐分钟读数）', path: `/api/v1/device/history?deviceId=${seeded.historyDeviceId}&from=${seeded.end - 365 * 86_400_000}&to=${seeded.end}&fields=f70,f71,f72`,
+      ok: (d) => d?.series?.length === 3 && d.series.every((s) => s.points.length > 300),
+    },
     { name: '区域树（/area/tree/-1）', path: '/api/v1/area/tree/-1', ok: (d) => Array.isArray(d) && d.length > 0 },
     { name: '项目列表', path: '/api/v1/area/project/list?pageNo=1&pageSize=20', ok: rows(20) },
     { name: '设备操作记录（近 30 天）', path: `/api/v1/device/operationlog?projectId=${big}&from=${month}&to=${seeded.end}&pageNo=1&pageSize=20`, ok: rows(20) },

@@ -24,7 +24,8 @@ describe('表写入计数（内存缓存的失效依据）', () => {
     expect(afterUpdate).toBeGreaterThan(afterInsert);
     await k.db.deleteFrom('session').where('user_id', '=', -1).execute();
     expect(changes.epoch(['session'])).toBeGreaterThan(before.session);
-    expect(changes.epoch(['area'])).toBe(afterUpdate);
+    // (on PostgreSQL the area's own NOTIFY may still arrive: only SQLite's counter is certain to stand still)
+    if (!process.env.DATABASE_URL?.startsWith('postgres')) expect(changes.epoch(['area'])).toBe(afterUpdate);
     // the sum over several tables moves when any one does
     const both = changes.epoch(['area', 'session']);
     await k.db.updateTable('session').set({ revoked_at: 1 }).where('user_id', '=', -1).execute();

@@ -43,8 +43,12 @@ describe('写设备字段', () => {
     expect(done).toMatchObject({ deviceId: dev.id, fieldCode: 'f04', value: 24.5, description: '设定温度 → 24.5 °C', statusLabel: '已执行', username: a.username });
     expect(done.sentAt).toBeGreaterThanOrEqual(done.createdAt);
     expect(done.finishedAt).toBeGreaterThanOrEqual(done.sentAt);
-    const log = await k.call('GET', `/api/v1/device/operationlog?deviceId=${dev.id}`, { token });
-    expect(log.body.data.rows[0]).toMatchObject({ commandId: done.id, operation: '写入参数', detail: '设定温度 → 24.5 °C', result: '已执行', username: a.username, deviceCode: dev.code });
+    // the log row follows the command's status in the statement after it
+    const logged = await waitFor(async () => {
+      const row = (await k.call('GET', `/api/v1/device/operationlog?deviceId=${dev.id}`, { token })).body.data.rows[0];
+      return row?.result === '已执行' ? row : undefined;
+    });
+    expect(logged).toMatchObject({ commandId: done.id, operation: '写入参数', detail: '设定温度 → 24.5 °C', result: '已执行', username: a.username, deviceCode: dev.code });
     const flag = await k.db.selectFrom('device').select('command_pending_at').where('id', '=', dev.id).executeTakeFirstOrThrow();
     expect(flag.command_pending_at).toBeNull();
     await client.endAsync();

@@ -136,6 +136,34 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     };
   }
 
+  /** The monitor's statistic strip over the devices a selection shows (see monitorStatistic). */
+  async function statisticOf(selection: Awaited<ReturnType<typeof monitorSelection>>, q: DeviceMonitorQuery, now: number): Promise<DeviceMonitorStatistic> {
+    const selected = await selection.clearSelect().select(['id', 'online_until']).execute();
+    const online = selected.filter((r) => (r.online_until ?? 0) > now).map((r) => r.id);
+    const def = DEVICE_TYPE_BY_CODE.get(q.deviceType)!;
+    const hasPower = !!fieldOf(def, 'f00');
+    let poweredOn = 0;
+    const temps: number[] = [];
+    for (let i = 0; i < online.length; i += 500) {
+      for (const s of await repo.statesOf(db, online.slice(i, i + 500), ['f00', 'f03'])) {
+        if (s.num === null) continue;
+        if (s.field_code === 'f00' && Number(s.num) === 1) poweredOn++;
+        if (s.field_code === 'f03') temps.push(Number(s.num));
+      }
+    }
+    const alarmsByDevice = activeAlarms ? await activeAlarms(q.projectId) : new Map<number, number>();
+    const alarms = selected.reduce((n, r) => n + (alarmsByDevice.get(r.id) ?? 0), 0);
+    return {
+      total: selected.length,
+      online: online.length,
+      offline: selected.length - online.length,
+      poweredOn: hasPower ? poweredOn : null,
+      alarms,
+      avgRoomTemp: temps.length ? Math.round((temps.reduce((a, b) => a + b, 0) / temps.length) * 10) / 10 : null,
+      tempDevices: temps.length,
+    };
+  }
+
   /** The area ids at and below `areaId` (a building, floor or room the scope can see). */
   async function areaScope(scope: Scope, areaId: number | undefined) {
     if (areaId === undefined) return undefined;
@@ -292,30 +320,9 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
      */
     async monitorStatistic(actor: Actor, q: DeviceMonitorQuery): Promise<DeviceMonitorStatistic> {
       const now = Date.now();
-      const selected = await (await monitorSelection(actor, q, now)).clearSelect().select(['id', 'online_until']).execute();
-      const online = selected.filter((r) => (r.online_until ?? 0) > now).map((r) => r.id);
-      const def = DEVICE_TYPE_BY_CODE.get(q.deviceType)!;
-      const hasPower = !!fieldOf(def, 'f00');
-      let poweredOn = 0;
-      const temps: number[] = [];
-      for (let i = 0; i < online.length; i += 500) {
-        for (const s of await repo.statesOf(db, online.slice(i, i + 500), ['f00', 'f03'])) {
-          if (s.num === null) continue;
-          if (s.field_code === 'f00' && Number(s.num) === 1) poweredOn++;
-          if (s.field_code === 'f03') temps.push(Number(s.num));
-        }
-      }
-      const alarmsByDevice = activeAlarms ? await activeAlarms(q.projectId) : new Map<number, number>();
-      const alarms = selected.reduce((n, r) => n + (alarmsByDevice.get(r.id) ?? 0), 0);
-      return {
-        total: selected.length,
-        online: online.length,
-        offline: selected.length - online.length,
-        poweredOn: hasPower ? poweredOn : null,
-        alarms,
-        avgRoomTemp: temps.length ? Math.round((temps.reduce((a, b) => a + b, 0) / temps.length) * 10) / 10 : null,
-        tempDevices: temps.length,
-      };
+      // the project and the type are checked for this caller before any figure is shared with them
+      const selection = await monitorSelection(actor, q, now);
+      return figures(`statistic:${scopeKey(actor.scope)}:${JSON.stringify(q)}`, () => statisticOf(selection, q, now));
     },
 
     /** Offline messages: devices shown whose heartbeat window lapsed in the last `days` days, most recent first. */
