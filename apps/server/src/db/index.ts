@@ -28,7 +28,10 @@ import * as m019 from './migrations/019-registration.ts';
 
 export type Db = Kysely<Database>;
 
-/** Ordered migration set shared by both dialects. New files are added here. */
+/**
+ * Ordered migration set shared by both dialects. New files are added here. Migrations only move forward: a file
+ * exports `up` alone (a downgrade is a restore of the backup taken before the upgrade; db/upgrade.test.ts checks).
+ */
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-devices': m002,
@@ -51,6 +54,9 @@ const migrations: Record<string, Migration> = {
   '019-registration': m019,
 };
 
+/** every migration of this version, in order */
+export const MIGRATION_NAMES = Object.keys(migrations);
+
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
@@ -64,6 +70,17 @@ export interface DbOptions {
 /** The SQLite database file of a data dir (the ingest writer opens its own connection to it). */
 export const sqliteFileOf = (dataDir: string) => path.join(dataDir, 'kelvin.db');
 
+/** Connections of a database handle: PostgreSQL's pool, or SQLite's one connection of the main thread. */
+export type PoolStats = { dialect: 'postgres'; max: number; total: number; idle: number; waiting: number } | { dialect: 'sqlite'; connections: number };
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The pool figures of /metrics (the ingest writer's own SQLite connection is counted by the devices core). */
+export function poolStats(db: Db): PoolStats {
+  const pool = pools.get(db);
+  if (!pool) return { dialect: 'sqlite', connections: 1 };
+  return { dialect: 'postgres', max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
 export function createDb(opts: DbOptions): Db {
   if (opts.databaseUrl?.startsWith('postgres')) {
     const pool = new pg.Pool({
@@ -71,7 +88,9 @@ export function createDb(opts: DbOptions): Db {
       max: 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseEmptyUpdate()], log: logQuerySpan });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseEmptyUpdate()], log: logQuerySpan });
+    pools.set(db, pool);
+    return db;
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = new SQLite(sqliteFileOf(opts.dataDir));
@@ -122,15 +141,24 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
  * `schema`: the PostgreSQL schema the database lives in, when not the default. Kysely looks for its migration tables
  * in every schema unless told which, so two schemas migrating at once (parallel test files) would see each other's.
  */
-export async function migrate(db: Db, schema?: string): Promise<string[]> {
+export async function migrate(db: Db, schema?: string, opts: { to?: string } = {}): Promise<string[]> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    // only `up` is handed over: nothing can migrate down
+    provider: { getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, { up: m.up }])) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  // `to`: stop after that migration (the upgrade test builds a database as an old version left it)
+  const { error, results } = opts.to ? await migrator.migrateTo(opts.to) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Migrations of this version not applied to the database (readiness: empty once the start has migrated). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const applied = new Set(rows.rows.map((r) => r.name));
+  return MIGRATION_NAMES.filter((n) => !applied.has(n));
 }
 
 export async function pingDb(db: Db): Promise<boolean> {
