@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { dropSchema, openDatabase, pingDb, type Db } from './db/index.ts';
+import { dropSchema, openDatabase, type Db } from './db/index.ts';
 import { syncMenus } from './db/seed/menus.ts';
 import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
@@ -18,6 +18,7 @@ import { createLiveHub, liveRoutes } from './plugins/live.ts';
 import { redactUri } from './lib/redact.ts';
 import { processHealth } from './lib/process-health.ts';
 import { systemScope } from './lib/scope.ts';
+import { healthRoutes } from './plugins/health.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { installTracing } from './plugins/trace.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
@@ -240,11 +241,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(accessPlugin, { auth });
 
-  app.get('/api/health', { schema: { tags: ['系统'], summary: '健康检查' }, config: { access: 'public' } }, async () => ({
-    code: ResultCode.OK,
-    msg: '正常',
-    data: { status: 'ok', version: VERSION, db: (await pingDb(db)) ? 'up' : 'down', mqtt: mqtt?.status() ?? 'off' },
-  }));
+  await app.register(healthRoutes, { db, mqtt });
   await app.register(authRoutes, { auth });
   await app.register(projectRoutes, { projects, files: projectFiles });
   await app.register(adminRoutes, adminServices);
@@ -267,6 +264,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await showroom.routes(app);
   await departments.routes(app);
 
+  closeKeepAlive(app);
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
   processHealth(); // event-loop delay sampling from the start (service monitor, soak benchmark)
@@ -299,7 +297,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     departments,
     firstStart: { admin, demo },
     async close() {
-      await app.close();
+      await app.close(); // stops accepting, waits for the requests in flight (closeKeepAlive below)
       await ops.stop();
       await simulator?.stop();
       await monitoring.engine.stop();
@@ -312,6 +310,28 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },
   };
+}
+
+/**
+ * While the server closes, a connection whose request was answered must end: HTTP keep-alive would leave it idle and
+ * hold the close until its timeout (5 s) — half the 10 s a SIGTERM allows. Answers sent meanwhile say
+ * `connection: close`, and connections that fall idle are closed as they do.
+ */
+function closeKeepAlive(app: FastifyInstance) {
+  let closing: NodeJS.Timeout | null = null;
+  app.addHook('preClose', (done) => {
+    closing = setInterval(() => app.server.closeIdleConnections(), 100);
+    closing.unref();
+    done();
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('onClose', (_app, done) => {
+    if (closing) clearInterval(closing);
+    done();
+  });
 }
 
 /**

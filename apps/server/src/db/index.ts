@@ -154,11 +154,14 @@ export async function migrate(db: Db, schema?: string, opts: { to?: string } = {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** Migrations of this version not applied to the database (readiness: empty once the start has migrated). */
-export async function pendingMigrations(db: Db): Promise<string[]> {
+/**
+ * Migrations of this version not applied to the database (empty once the start has migrated), and applied ones this
+ * version does not know (a newer version upgraded the database).
+ */
+export async function pendingMigrations(db: Db): Promise<{ pending: string[]; unknown: string[] }> {
   const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
   const applied = new Set(rows.rows.map((r) => r.name));
-  return MIGRATION_NAMES.filter((n) => !applied.has(n));
+  return { pending: MIGRATION_NAMES.filter((n) => !applied.has(n)), unknown: [...applied].filter((n) => !MIGRATION_NAMES.includes(n)) };
 }
 
 export async function pingDb(db: Db): Promise<boolean> {
