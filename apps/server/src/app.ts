@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { dropSchema, openDatabase, type Db } from './db/index.ts';
+import { dropSchema, openDatabase, poolStats, type Db } from './db/index.ts';
 import { syncMenus } from './db/seed/menus.ts';
 import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
@@ -18,7 +18,7 @@ import { createLiveHub, liveRoutes } from './plugins/live.ts';
 import { redactUri } from './lib/redact.ts';
 import { processHealth } from './lib/process-health.ts';
 import { systemScope } from './lib/scope.ts';
-import { healthRoutes } from './plugins/health.ts';
+import { healthRoutes, readiness } from './plugins/health.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { installTracing } from './plugins/trace.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
@@ -38,7 +38,7 @@ import { createAutomation, type Automation, type Clock } from './modules/automat
 import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
-import { createOps, type Ops } from './modules/ops/index.ts';
+import { createHttpMetrics, createOps, type Ops } from './modules/ops/index.ts';
 import { createBigScreens } from './modules/bigscreen/index.ts';
 import { createDictionary } from './modules/dictionary/index.ts';
 import { createRegistration } from './modules/registration/index.ts';
@@ -75,6 +75,7 @@ export interface Kelvin {
  * public entry, the hooks between modules, API and SPA. Does not listen.
  */
 export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; schedulerTickMs?: number; schedulerReloadMs?: number; scheduler?: boolean } = {}): Promise<Kelvin> {
+  const processStartedAt = Date.now();
   const { db } = await openDatabase(config);
   await syncMenus(db);
   const admin = await seedPlatform(db, config.adminPassword);
@@ -109,6 +110,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   installSecurityHeaders(app);
   // every API request's trace (before the access hook, so the sign-in check is inside it); kept or exported by ops
   if (config.trace?.enabled !== false) installTracing(app, { onFinished: (r) => ops.onRequestFinished(r) });
+  // every answer's latency by route for /metrics, and the registry's requests per minute (tracing on or off)
+  const http = createHttpMetrics();
+  http.install(app);
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
   const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
@@ -182,6 +186,17 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     db, core: devices, version: VERSION, trace: config.trace ?? { slowMs: 500, keep: 10_000 }, onError: onError('ops'),
     roles: ['api', ...(mqtt ? ['ingest' as const] : []), ...(opts.scheduler !== false ? ['scheduler' as const] : [])],
     devicesConnected: () => mqtt?.connectedCount() ?? null,
+    http,
+    // /metrics reads the service monitor's figures (the same call its screen makes) and the ingest writer of this process
+    metrics: {
+      serviceStatus: () => devices.telemetry.serviceStatus({ mqtt, external: !!config.mqttUrl, startedAt: processStartedAt, version: VERSION }),
+      readiness: () => readiness(db, mqtt),
+      commandCounts: () => devices.commandCounts(),
+      ingest: devices.ingest.writer,
+      pool: () => poolStats(db),
+    },
+    scrapeToken: config.metricsToken,
+    authenticate: (token) => auth.authenticate(token),
     reloaders: [
       { name: '设备目录（设备认证、主题权限）', reload: () => devices.reload() },
       { name: '告警规则索引', reload: () => `已清空 ${monitoring.engine.invalidateAll()} 个项目的规则索引，下一次上报时重新读取` },
