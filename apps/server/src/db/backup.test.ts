@@ -42,6 +42,8 @@ describe.skipIf(process.env.DATABASE_URL?.startsWith('postgres'))('备份与恢�
     const backup = await cli(dataDir, 'backup', file);
     expect(backup.out).toMatch(/^已备份到 .*kelvin-backup-.*\.backup\.db/);
     expect(backup.code).toBe(0);
+    // one self-contained file, nothing beside it
+    expect(fs.readdirSync(path.dirname(file)).filter((f) => f.startsWith(path.basename(file)))).toEqual([path.basename(file)]);
     const duringAndAfter = load.acked.length;
     await load.until(duringAndAfter + 300);
 

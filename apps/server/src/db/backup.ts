@@ -28,12 +28,16 @@ export async function backupSqlite(dataDir: string, file: string): Promise<{ fil
   const db = new SQLite(source, { fileMustExist: true, timeout: 5000 });
   try {
     const r = await db.backup(partial, { progress: ({ remainingPages }) => Math.max(remainingPages, 1) });
+    // the copy carries the source's WAL mode: made one self-contained file (no -wal/-shm beside it)
+    const copy = new SQLite(partial, { fileMustExist: true });
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
     // the copy is checked before it gets its name: a backup that cannot be restored is no backup
     checkDatabaseFile(partial);
     fs.renameSync(partial, target);
     return { file: target, bytes: fs.statSync(target).size, pages: r.totalPages };
   } catch (err) {
-    fs.rmSync(partial, { force: true });
+    for (const side of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${partial}${side}`, { force: true });
     throw err;
   } finally {
     db.close();
