@@ -5,7 +5,7 @@
 // `--rules N`: N monitoring rules on the meters' fields (never broken by the load, every operator) are active, so
 // every report is also checked against them (the devices are provisioned first, the rules set up, then the load).
 import { parseArgs } from 'node:util';
-import { api, cpuSeconds, createQuietRules, loginAdmin, machine, provisionLoadDevices, simulate, startServer } from './bench-lib.mjs';
+import { api, cpuSeconds, createQuietRules, loginAdmin, loopSampler, machine, percentile, provisionLoadDevices, registryReader, rssMb, simulate, startServer } from './bench-lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -14,6 +14,8 @@ const { values } = parseArgs({
     sustain: { type: 'string', default: '10000:60' },
     timeline: { type: 'boolean', default: false },
     rules: { type: 'string', default: '0' },
+    // N clients reading history and reports, and one export streaming, all through the run (reads beside the ingest)
+    readers: { type: 'string', default: '0' },
     // postgres://…: measure against PostgreSQL (a schema of its own, dropped afterwards) instead of SQLite
     postgres: { type: 'string' },
   },
@@ -33,8 +35,15 @@ try {
     baseline = { messages: before.messages_stored ?? 0, points: before.points_stored ?? 0 };
     console.log(`  ${ruleCount} 条监控规则已启用（设备所在项目，规则字段即上报字段）`);
   }
+  const readerCount = Number(values.readers);
+  const readers = readerCount > 0 ? await startReaders(server, readerCount) : null;
+  if (readers) {
+    const before = (await api(server.url, 'GET', '/api/v1/device/ingeststats', readers.token)).counters;
+    baseline = { messages: before.messages_stored ?? 0, points: before.points_stored ?? 0 };
+  }
   const steps = [values.ramp, values.sustain].filter(Boolean).join(',');
   let mark = null;
+  let peakRss = 0;
   const sim = simulate(server, ['--tenant', 'bench', '--devices', values.devices, '--load', steps, '--json'], (line) => {
     let msg;
     try {
@@ -43,8 +52,10 @@ try {
       return;
     }
     const now = { at: Date.now(), server: cpuSeconds(server.child.pid), loadgen: cpuSeconds(sim.child.pid) };
+    peakRss = Math.max(peakRss, rssMb(server.child.pid) ?? 0);
     if (msg.ready !== undefined) {
       console.log(`  ${msg.ready} 台设备已连接`);
+      readers?.go();
     } else {
       const wall = (now.at - mark.at) / 1000;
       const cpu = (a, b) => (a === null || b === null ? null : Math.round(((a - b) / wall) * 100));
@@ -56,6 +67,7 @@ try {
     mark = now;
   });
   await sim.done;
+  const readerResult = await readers?.stop();
 
   const token = await loginAdmin(server.url);
   const stats = await api(server.url, 'GET', '/api/v1/device/ingeststats', token);
@@ -76,8 +88,85 @@ try {
   // offered one: acknowledgements jitter by a few ms around second boundaries) and p95 within 1 s
   const met = sustained.rate >= 10_000 && sustained.seconds >= 60 && sustained.failed === 0 && lost === 0
     && sustained.ackedPerSecond >= 0.99 * sustained.rate && sustained.p95Ms <= 1000;
+  console.log(`\n服务进程内存（RSS）：峰值 ${peakRss} MB，结束时 ${rssMb(server.child.pid)} MB`);
+  if (readerResult) {
+    const r = readerResult;
+    console.log(`\n▶ 与接入同时的读取（${readerCount} 个客户端轮流请求历史曲线与报表，另有 1 个导出持续进行）`);
+    for (const [name, list] of Object.entries(r.latencies)) {
+      console.log(`  ${name}：${list.length} 次，p50 ${percentile(list, 50).toFixed(0)} ms，p95 ${percentile(list, 95).toFixed(0)} ms，最大 ${Math.max(...list).toFixed(0)} ms`);
+    }
+    console.log(`  导出：${r.exports} 次完成，共 ${r.exportBytes.toLocaleString()} 字节；错误 ${r.errors}`);
+    console.log(`  持续阶段的事件循环延迟 p99（服务自报，5 s 一次）：${r.loopP99 ?? '—'} ms；接入 p95 ${sustained.p95Ms} ms`);
+    const readMet = sustained.p95Ms <= 1000 && r.loopP99 !== null && r.loopP99 <= 50 && r.errors === 0;
+    console.log(readMet ? '✓ 读取不拖慢接入：接入 p95 ≤ 1 s，事件循环延迟 p99 ≤ 50 ms' : '✗ 未达到：接入 p95 ≤ 1 s 且事件循环延迟 p99 ≤ 50 ms');
+  }
   console.log(`\n持续 ${sustained.seconds} s @ ${sustained.rate} 条/秒：${sustained.ackedPerSecond} 条/秒、${sustained.pointsPerSecond} 点/秒（最慢一秒 ${sustained.slowestSecond}，含收尾 ${sustained.overallPerSecond} 条/秒），p95 ${sustained.p95Ms} ms；发送 ${published}、入库 ${c.messages_stored}、数据点 ${c.points_stored}。`);
   console.log(met ? '✓ 达到目标：10,000 条/秒持续 60 s 全部入库确认，p95 ≤ 1 s，无丢失' : '✗ 未达到目标（10,000 条/秒持续 60 s 全部入库确认，p95 ≤ 1 s，无丢失）');
 } finally {
   await server.stop();
+}
+
+/**
+ * Readers beside the ingest: `n` clients looping over a device's last 24 hours of history and the project's energy by
+ * hour today (reports), and one client exporting that report again and again; the server's event-loop p99 sampled
+ * from its registry row.
+ */
+async function startReaders(server, n) {
+  const { token, projectId } = await provisionLoadDevices(server, 'bench', values.devices);
+  const ids = (await api(server.url, 'GET', `/api/v1/device/devicelist?projectId=${projectId}&pageNo=1&pageSize=200`, token)).rows.map((d) => d.id);
+  const registry = await registryReader({ dataDir: server.dataDir, databaseUrl: values.postgres, schema: server.env.DATABASE_SCHEMA || undefined });
+  const sampler = loopSampler(registry, server.child.pid);
+  const latencies = { '历史曲线（一台表 24 小时）': [], '报表（项目今日逐时用量）': [] };
+  let running = false;
+  let stopped = false;
+  let errors = 0;
+  let exports = 0;
+  let exportBytes = 0;
+  let from = 0;
+  const headers = { authorization: token };
+  const day = () => `projectId=${projectId}&grain=hour&from=${Date.now() - 24 * 3600_000}&to=${Date.now()}&counter=f70`;
+  const timed = async (name, url) => {
+    const t0 = performance.now();
+    const res = await fetch(server.url + url, { headers });
+    const body = await res.json();
+    if (body.code !== 200) errors++;
+    else latencies[name].push(performance.now() - t0);
+  };
+  const loops = [];
+  const start = () => {
+    from = Date.now();
+    for (let i = 0; i < n; i++) {
+      loops.push((async () => {
+        for (let j = i; !stopped; j++) {
+          const now = Date.now();
+          await (j % 2
+            ? timed('历史曲线（一台表 24 小时）', `/api/v1/device/history?deviceId=${ids[j % ids.length]}&from=${now - 24 * 3600_000}&to=${now}&fields=f70,f71,f72`)
+            : timed('报表（项目今日逐时用量）', `/api/v1/datacenter/datastats?${day()}&pageSize=50`)).catch(() => errors++);
+        }
+      })());
+    }
+    loops.push((async () => {
+      while (!stopped) {
+        const res = await fetch(`${server.url}/api/v1/datacenter/datastats/export?${day()}`, { headers }).catch(() => null);
+        if (!res?.ok) { errors++; continue; }
+        exportBytes += (await res.arrayBuffer()).byteLength;
+        exports++;
+      }
+    })());
+  };
+  return {
+    token,
+    go() {
+      if (!running) { running = true; start(); }
+    },
+    async stop() {
+      stopped = true;
+      const until = Date.now();
+      await Promise.all(loops);
+      await sampler.after(until);
+      sampler.stop();
+      await registry.close();
+      return { latencies, errors, exports, exportBytes, loopP99: sampler.worst(from, until) };
+    },
+  };
 }

@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVER_ARGS, ensureServerBuilt } from './build-server.mjs';
+import { tsImport } from 'tsx/esm/api';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'Bench#Admin-2026';
@@ -206,4 +207,57 @@ export async function createQuietRules(base, token, projectId, n) {
       ...kinds[(i + j) % kinds.length](i + j),
     })));
   }
+}
+
+const HEARTBEAT_MS = 5_000;
+
+/**
+ * `seeded`: { dataDir } or { databaseUrl, schema } of the server's database. Reads the server's registry row (ops_instance: the event-loop p99 of its last 5 s heartbeat interval) straight from
+ * the database every 500 ms: a poll over HTTP would queue behind the measured load and miss beats.
+ */
+export async function registryReader(seeded) {
+  if (seeded.schema) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: seeded.databaseUrl });
+    await client.connect();
+    return {
+      read: async (pid) => (await client.query(`SELECT heartbeat_at, loop_p99_ms FROM "${seeded.schema}".ops_instance WHERE pid = $1 AND stopped_at IS NULL`, [pid])).rows[0],
+      close: () => client.end(),
+    };
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const { sqliteFileOf } = await tsImport('../apps/server/src/db/index.ts', import.meta.url);
+  const raw = new Database(sqliteFileOf(seeded.dataDir), { readonly: true });
+  const stmt = raw.prepare('SELECT heartbeat_at, loop_p99_ms FROM ops_instance WHERE pid = ? AND stopped_at IS NULL');
+  return { read: async (pid) => stmt.get(pid), close: async () => raw.close() };
+}
+
+/** The server's heartbeats (time → event-loop p99 of the interval before it), read every 500 ms while the bench runs. */
+export function loopSampler(registry, pid) {
+  const beats = new Map();
+  const timer = setInterval(() => {
+    registry.read(pid).then((row) => {
+      if (row && row.loop_p99_ms !== null) beats.set(Number(row.heartbeat_at), Number(row.loop_p99_ms));
+    }, () => {});
+  }, 500);
+  return {
+    /** waits (≤ 10 s) for the first beat after `t` */
+    async after(t) {
+      const deadline = Date.now() + 10_000;
+      while (![...beats.keys()].some((at) => at > t) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    },
+    /**
+     * The highest p99 of the intervals at least half inside [t0, t1]: an interval starts at the beat before it (beats
+     * run late when the loop is blocked), or 5 s before it when that one was not seen.
+     */
+    worst(t0, t1) {
+      const seen = [...beats].sort((a, b) => a[0] - b[0]);
+      const inside = seen.filter(([at], i) => {
+        const from = i > 0 ? seen[i - 1][0] : at - HEARTBEAT_MS;
+        return Math.min(at, t1) - Math.max(from, t0) >= (at - from) / 2;
+      }).map(([, p99]) => p99);
+      return inside.length ? Math.max(...inside) : null;
+    },
+    stop: () => clearInterval(timer),
+  };
 }

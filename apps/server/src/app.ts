@@ -8,7 +8,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { dropSchema, openDatabase, poolStats, type Db } from './db/index.ts';
+import { changesOf, dropSchema, openDatabase, poolStats, sqliteFileOf, type Db } from './db/index.ts';
+import { listenForChanges } from './db/table-changes.ts';
+import { openReadDb } from './db/read-db.ts';
+import { startCheckpointer } from './db/checkpointer.ts';
 import { syncMenus } from './db/seed/menus.ts';
 import { seedPlatform } from './db/seed/platform.ts';
 import { seedDemo } from './db/seed/demo.ts';
@@ -22,6 +25,7 @@ import { healthRoutes, readiness } from './plugins/health.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { installTracing } from './plugins/trace.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
+import { deviceProtocolRoutes } from './plugins/device-protocol.ts';
 import { DEMO_DEVICES_PER_TYPE, provisionSimulatedDevices } from './simulator/provision.ts';
 import { startSimulator, type Simulator } from './simulator/runner.ts';
 import { authRoutes, createAuthService, loadSigningKey } from './modules/auth/index.ts';
@@ -81,7 +85,12 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
+  const mqtt = config.mqttEnabled
+    ? await startMqtt({
+      port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
+      tlsPort: config.mqttTlsPort, wsPort: config.mqttWsPort, tls: config.mqttTls,
+    })
+    : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
@@ -115,7 +124,14 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   http.install(app);
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
-  const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
+  // several processes on one PostgreSQL: each hears the others' writes to what it caches (sessions, grants, areas)
+  const changeFeed = config.databaseUrl?.startsWith('postgres')
+    ? await listenForChanges({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, changes: changesOf(db), onError: onError('table changes') })
+    : null;
+  // long reads (history, reports, exports) on reader threads of their own (SQLite), so they never hold up the broker
+  const reads = openReadDb(db, config);
+  const checkpointer = config.databaseUrl?.startsWith('postgres') ? null : startCheckpointer(sqliteFileOf(config.dataDir));
+  const devices = await createDeviceCore({ db, readDb: reads.db, config, mqtt, live, projects, log: app.log });
   const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
   const monitoring = createMonitoring({
@@ -175,7 +191,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   });
 
   // The data center reads what the other modules keep (and the core's roll-ups); it writes nothing.
-  const reports = createReports({ db, core: devices, projects });
+  const reports = createReports({ db: reads.db, core: devices, projects });
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
   // The big screens read the core's state and roll-ups and monitoring's active alarms; their share links are theirs.
@@ -193,7 +209,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       readiness: () => readiness(db, mqtt),
       commandCounts: () => devices.commandCounts(),
       ingest: devices.ingest.writer,
-      pool: () => poolStats(db),
+      pool: () => poolStats(db, reads.busy()),
     },
     scrapeToken: config.metricsToken,
     authenticate: (token) => auth.authenticate(token),
@@ -250,13 +266,14 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   if (opts.scheduler !== false) billing.start(config.billingIntervalMs);
 
   await app.register(swagger, {
-    openapi: { info: { title: 'Kelvin 接口文档', version: VERSION } },
+    openapi: { info: { title: 'Kelvin 接口文档', version: VERSION, description: '设备接入的 MQTT 协议（AsyncAPI 3）见 [/api/docs/mqtt.html](/api/docs/mqtt.html)' } },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(accessPlugin, { auth });
 
   await app.register(healthRoutes, { db, mqtt });
+  await app.register(deviceProtocolRoutes, { mqtt, mqttUrl: config.mqttUrl });
   await app.register(authRoutes, { auth });
   await app.register(projectRoutes, { projects, files: projectFiles });
   await app.register(adminRoutes, adminServices);
@@ -321,6 +338,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       billing.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
+      await changeFeed?.close();
+      await reads.close();
+      await checkpointer?.close();
       await db.destroy();
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/** An optional port: unset or empty (an environment file's `MQTT_TLS_PORT=`) means none. */
+const optionalPort = (name: string) => z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ error: `${name} 须为端口号` }).int(`${name} 须为端口号`).min(1, `${name} 须为 1～65535`).max(65535, `${name} 须为 1～65535`).optional());
+
 /** Environment parsed once (design §4). */
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -14,6 +17,11 @@ const envSchema = z.object({
   // address of the embedded broker's listener (default: HOST)
   MQTT_HOST: z.string().optional(),
   MQTT_URL: z.string().optional(),
+  // the embedded broker's mqtts listener (needs the two PEM files) and MQTT over WebSocket (wss with the files)
+  MQTT_TLS_PORT: optionalPort('MQTT_TLS_PORT'),
+  MQTT_TLS_CERT: z.string().optional(),
+  MQTT_TLS_KEY: z.string().optional(),
+  MQTT_WS_PORT: optionalPort('MQTT_WS_PORT'),
   // addresses/CIDRs of reverse proxies whose X-Forwarded-For is believed (comma separated); default: none
   TRUST_PROXY: z.string().regex(/^[0-9A-Fa-f.:/,\s]*$/, 'TRUST_PROXY 只能是以逗号分隔的 IP 地址或网段').default(''),
   // shared-subscription group of the ingest on an external broker ('' = plain subscription, a single process)
@@ -40,7 +48,13 @@ const envSchema = z.object({
   SMS_ALIYUN_ACCESS_KEY_SECRET: z.string().optional(),
   SMS_ALIYUN_ENDPOINT: z.string().url().default('https://dysmsapi.aliyuncs.com'),
   SMS_ALIYUN_REGION: z.string().default('cn-hangzhou'),
+}).superRefine((e, ctx) => {
+  if (!e.MQTT_TLS_CERT !== !e.MQTT_TLS_KEY) ctx.addIssue({ code: 'custom', path: ['MQTT_TLS_CERT'], message: 'MQTT_TLS_CERT 与 MQTT_TLS_KEY 须同时设置（证书与私钥的 PEM 文件）' });
+  if (e.MQTT_TLS_PORT !== undefined && !e.MQTT_TLS_CERT) ctx.addIssue({ code: 'custom', path: ['MQTT_TLS_PORT'], message: 'MQTT_TLS_PORT 需要同时设置 MQTT_TLS_CERT 和 MQTT_TLS_KEY' });
 });
+
+/** Every variable the server reads (deploy/kelvin.env.example must list each one: deploy.test.ts). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 export interface SmsConfig {
   provider: 'record' | 'aliyun';
@@ -59,6 +73,12 @@ export interface KelvinConfig {
   /** listen address of the embedded broker */
   mqttHost: string;
   mqttUrl?: string;
+  /** the embedded broker's mqtts port (0: any free one; absent: none) */
+  mqttTlsPort?: number;
+  /** the embedded broker's MQTT-over-WebSocket port (0: any free one; absent: none); wss when mqttTls is set */
+  mqttWsPort?: number;
+  /** PEM files of the broker's certificate and key (mqtts, wss) */
+  mqttTls?: { certFile: string; keyFile: string };
   /** proxies trusted for X-Forwarded-For (addresses/CIDRs); empty: the socket's address is the client's */
   trustProxy: string[];
   /** $share group for the ingest subscription on an external broker; empty: plain subscription */
@@ -100,6 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     mqttHost: e.MQTT_HOST || e.HOST,
     trustProxy: e.TRUST_PROXY.split(',').map((s) => s.trim()).filter(Boolean),
     mqttUrl: e.MQTT_URL || undefined,
+    mqttTlsPort: e.MQTT_TLS_PORT,
+    mqttWsPort: e.MQTT_WS_PORT,
+    mqttTls: e.MQTT_TLS_CERT && e.MQTT_TLS_KEY ? { certFile: path.resolve(e.MQTT_TLS_CERT), keyFile: path.resolve(e.MQTT_TLS_KEY) } : undefined,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
     mqttEnabled: true,
     simulator: e.KELVIN_SIMULATOR === 'on',

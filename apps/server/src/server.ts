@@ -35,6 +35,9 @@ async function main() {
     `  数据目录:    ${config.databaseUrl ? '(PostgreSQL)' : config.dataDir}`,
     `  MQTT:        ${config.mqttUrl ?? `mqtt://localhost:${kelvin.mqtt?.port ?? config.mqttPort}（内置）`}`,
   ];
+  if (kelvin.mqtt?.tlsPort) lines.push(`  MQTTS:       mqtts://localhost:${kelvin.mqtt.tlsPort}`);
+  if (kelvin.mqtt?.wsPort) lines.push(`  WebSocket:   ${kelvin.mqtt.wsSecure ? 'wss' : 'ws'}://localhost:${kelvin.mqtt.wsPort}/mqtt`);
+  lines.push(`  设备协议:    ${url}/api/docs/mqtt.html`);
   const { admin, demo } = kelvin.firstStart;
   if (admin) lines.push(`  平台管理员:  ${admin.username} / ${admin.generated ? admin.password : '(KELVIN_ADMIN_PASSWORD)'}   ← 仅显示这一次，请妥善保存`);
   if (demo) lines.push(`  示范租户:    ${demo.username} / ${demo.password}   ← 仅显示这一次`);

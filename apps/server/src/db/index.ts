@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type KyselyPlugin, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import { RefuseEmptyUpdate } from './empty-update.ts';
+import { TableChanges, TableChangesPlugin } from './table-changes.ts';
 import { logQuerySpan } from '../lib/trace.ts';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-devices.ts';
@@ -25,6 +26,7 @@ import * as m016 from './migrations/016-bigscreen.ts';
 import * as m017 from './migrations/017-departments.ts';
 import * as m018 from './migrations/018-ops.ts';
 import * as m019 from './migrations/019-registration.ts';
+import * as m020 from './migrations/020-performance.ts';
 
 export type Db = Kysely<Database>;
 
@@ -52,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '017-departments': m017,
   '018-ops': m018,
   '019-registration': m019,
+  '020-performance': m020,
 };
 
 /** every migration of this version, in order */
@@ -70,15 +73,36 @@ export interface DbOptions {
 /** The SQLite database file of a data dir (the ingest writer opens its own connection to it). */
 export const sqliteFileOf = (dataDir: string) => path.join(dataDir, 'kelvin.db');
 
-/** Connections of a database handle: PostgreSQL's pool, or SQLite's one connection of the main thread. */
-export type PoolStats = { dialect: 'postgres'; max: number; total: number; idle: number; waiting: number } | { dialect: 'sqlite'; connections: number };
+/**
+ * Connections of a database: PostgreSQL's pool; on SQLite the main thread's connection, the reader threads' (their
+ * queries in flight, db/read-db.ts) and the writers on threads of their own (ingest writer, checkpointer).
+ */
+export type PoolStats =
+  | { dialect: 'postgres'; max: number; total: number; idle: number; waiting: number }
+  | { dialect: 'sqlite'; readersBusy: number[] };
 const pools = new WeakMap<Db, pg.Pool>();
 
-/** The pool figures of /metrics (the ingest writer's own SQLite connection is counted by the devices core). */
-export function poolStats(db: Db): PoolStats {
+/** The pool figures of /metrics; `readersBusy`: the SQLite reader threads' queries in flight. */
+export function poolStats(db: Db, readersBusy: number[] = []): PoolStats {
   const pool = pools.get(db);
-  if (!pool) return { dialect: 'sqlite', connections: 1 };
+  if (!pool) return { dialect: 'sqlite', readersBusy };
   return { dialect: 'postgres', max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
+const changesByDb = new WeakMap<Db, TableChanges>();
+
+/** The write counters of a database (db/table-changes.ts): what in-memory caches check before they answer. */
+export function changesOf(db: Db): TableChanges {
+  const changes = changesByDb.get(db);
+  if (!changes) throw new Error('数据库实例不是由 createDb 创建的');
+  return changes;
+}
+
+function withChanges(make: (plugins: KyselyPlugin[]) => Db): Db {
+  const changes = new TableChanges();
+  const db = make([new RefuseEmptyUpdate(), new TableChangesPlugin(changes)]);
+  changesByDb.set(db, changes);
+  return db;
 }
 
 export function createDb(opts: DbOptions): Db {
@@ -88,7 +112,7 @@ export function createDb(opts: DbOptions): Db {
       max: 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new RefuseEmptyUpdate()], log: logQuerySpan });
+    const db = withChanges((plugins) => new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins, log: logQuerySpan }));
     pools.set(db, pool);
     return db;
   }
@@ -100,8 +124,11 @@ export function createDb(opts: DbOptions): Db {
   file.pragma('foreign_keys = ON');
   // telemetry history inserts touch one B-tree leaf per device: keep those pages in memory (64 MB)
   file.pragma('cache_size = -65536');
+  // never checkpoint inside a commit on the main thread: the server's checkpointer thread does it (db/checkpointer.ts);
+  // a connection without one (a script, a test) checkpoints when it closes
+  file.pragma('wal_autocheckpoint = 0');
   // every query of a request becomes a span of its trace (lib/trace.ts; nothing outside a request)
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), plugins: [new RefuseEmptyUpdate()], log: logQuerySpan });
+  return withChanges((plugins) => new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), plugins, log: logQuerySpan }));
 }
 
 /** The database a configuration names — its PostgreSQL schema created if needed — migrated to the latest version. */

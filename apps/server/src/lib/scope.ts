@@ -32,6 +32,12 @@ export async function scopeOf(db: Db, user: AuthUser): Promise<Scope> {
  */
 export const systemScope = (tenantId: number): Scope => ({ userId: 0, tenantId, isPlatform: false, projectIds: null });
 
+/** What a scope sees, as a string: the key of whatever is cached per scope (two users with equal scopes share it). */
+export function scopeKey(scope: Scope): string {
+  const projects = scope.projectIds ? [...scope.projectIds].sort((a, b) => a - b).join(',') : 'all';
+  return `${scope.isPlatform ? '*' : scope.tenantId}:${projects}`;
+}
+
 /** Whether a row of (tenant, project) is inside the scope. */
 export function inScope(scope: Scope, tenantId: number, projectId: number | null): boolean {
   if (!scope.isPlatform && tenantId !== scope.tenantId) return false;

@@ -118,6 +118,7 @@ export async function withSpan<T>(name: string, kind: SpanKind, attributes: RawS
  * after the query, in the caller's async context.
  */
 export function logQuerySpan(event: LogEvent) {
+  if (process.env.DEBUG_SLOW_SQL && event.queryDurationMillis > Number(process.env.DEBUG_SLOW_SQL)) console.error('SLOWSQL', event.queryDurationMillis.toFixed(1), storage.getStore() ? 'req' : 'bg', event.query.sql.slice(0, 300));
   const t = storage.getStore();
   if (!t) return;
   const end = performance.now();

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ResultCode } from '@kelvin/contracts';
 import { AppError } from '../lib/errors.ts';
-import { scopeOf, type Actor } from '../lib/scope.ts';
+import type { Actor } from '../lib/scope.ts';
 import type { AuthService } from '../modules/auth/index.ts';
 import { redactUri } from '../lib/redact.ts';
 import type { Access } from '../types.ts';
@@ -62,11 +62,12 @@ async function access(app: FastifyInstance, opts: { auth: AuthService }) {
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (!access || access === 'public') return;
-    request.user = await opts.auth.authenticate(tokenOf(request));
-    if (access !== 'login' && heldCode(access, request.user.codes) === null) {
+    const actor = await opts.auth.caller(tokenOf(request));
+    request.user = actor.user;
+    if (access !== 'login' && heldCode(access, actor.user.codes) === null) {
       throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
     }
-    request.actor = { user: request.user, scope: await scopeOf(app.db, request.user) };
+    request.actor = actor;
   });
 
   // Written before the response leaves, so an acknowledged change always has its audit row.

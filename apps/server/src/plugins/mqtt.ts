@@ -1,12 +1,14 @@
 import net from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import mqtt from 'mqtt';
+import { DEVICE_PROTOCOL } from '@kelvin/contracts/device-protocol';
 import { withSpan } from '../lib/trace.ts';
+import { listen, openExtraListeners, type ExtraListenerOptions } from './mqtt-listeners.ts';
 
 export type MqttStatus = 'off' | 'up' | 'down';
 
 /** Largest device message accepted; bigger ones are acknowledged, dropped and counted. */
-export const MAX_PAYLOAD_BYTES = 16 * 1024;
+export const MAX_PAYLOAD_BYTES = DEVICE_PROTOCOL.maxPayloadBytes;
 
 /** What an authenticated device may touch: topics under `kelvin/{tenantCode}/{deviceCode}/` (design §7). */
 export interface DeviceSession {
@@ -33,6 +35,11 @@ export interface MqttHub {
   status(): MqttStatus;
   /** Port of the embedded broker, when there is one. */
   port: number | null;
+  /** the embedded broker's mqtts and MQTT-over-WebSocket ports, when configured (MQTT_TLS_PORT, MQTT_WS_PORT) */
+  tlsPort: number | null;
+  wsPort: number | null;
+  /** the WebSocket listener is wss (a certificate is configured) */
+  wsSecure: boolean;
   /** true with MQTT_URL: connection state of devices is unknown here */
   external: boolean;
   setHandlers(h: MqttHandlers): void;
@@ -61,8 +68,8 @@ export function ingestFilters(shareGroup: string | undefined): string[] {
 }
 
 /** Embedded aedes broker (default) or a client of an external broker (MQTT_URL); the same handlers serve both. */
-export async function startMqtt(opts: { port: number; host?: string; url?: string; shareGroup?: string }): Promise<MqttHub> {
-  const hub = opts.url ? await startExternal(opts.url, opts.shareGroup) : await startEmbedded(opts.port, opts.host ?? '0.0.0.0');
+export async function startMqtt(opts: { port: number; host?: string; url?: string; shareGroup?: string } & Omit<ExtraListenerOptions, 'host'>): Promise<MqttHub> {
+  const hub = opts.url ? await startExternal(opts.url, opts.shareGroup) : await startEmbedded({ ...opts, host: opts.host ?? '0.0.0.0' });
   // a publish made while serving a request (a command) is a span of its trace
   const publish = hub.publish;
   hub.publish = (topic, payload) => withSpan('MQTT 发布', 'producer', { 'messaging.destination': topic }, () => publish(topic, payload));
@@ -93,6 +100,9 @@ async function startExternal(url: string, shareGroup: string | undefined): Promi
   };
   return {
     port: null,
+    tlsPort: null,
+    wsPort: null,
+    wsSecure: false,
     external: true,
     status: () => (client.connected ? 'up' : 'down'),
     setHandlers: (h) => {
@@ -113,11 +123,11 @@ interface KelvinClient extends Client {
   kelvinSession?: DeviceSession;
 }
 
-async function startEmbedded(port: number, host: string): Promise<MqttHub> {
+async function startEmbedded(opts: { port: number } & ExtraListenerOptions): Promise<MqttHub> {
   let handlers = noHandlers;
   const connected = new Map<string, KelvinClient>();
   // device codes are up to 64 characters (MQTT 3.1.1 only promises 23)
-  const broker = await Aedes.createBroker({ maxClientsIdLength: 64 });
+  const broker = await Aedes.createBroker({ maxClientsIdLength: DEVICE_PROTOCOL.maxClientIdLength });
 
   const refuse = (code: number, message: string): AuthenticateError => Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
 
@@ -208,17 +218,18 @@ async function startEmbedded(port: number, host: string): Promise<MqttHub> {
 
   // small PUBACK and command packets must not wait for Nagle's algorithm
   const server = net.createServer({ noDelay: true }, broker.handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') {
-        reject(new Error(`MQTT 端口 ${port} 已被占用：请用 MQTT_PORT 换一个端口，或用 MQTT_URL 连接外部消息服务器`));
-      } else reject(err);
-    });
-    server.listen(port, host, () => resolve());
+  const port = await listen(server, opts.port, opts.host, '请用 MQTT_PORT 换一个端口，或用 MQTT_URL 连接外部消息服务器');
+  // mqtts and WebSocket: the same broker, so the same authentication and topic rules
+  const extra = await openExtraListeners(broker.handle, opts).catch(async (err: unknown) => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    throw err;
   });
-  const address = server.address();
   return {
-    port: typeof address === 'object' && address ? address.port : port,
+    port,
+    tlsPort: extra.tlsPort,
+    wsPort: extra.wsPort,
+    wsSecure: extra.wsSecure,
     external: false,
     status: () => (server.listening ? 'up' : 'down'),
     setHandlers: (h) => {
@@ -235,7 +246,7 @@ async function startEmbedded(port: number, host: string): Promise<MqttHub> {
     },
     close: async () => {
       // stop accepting first; the listener's callback fires once the broker has closed every connection
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const stopped = Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), extra.close()]);
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       await stopped;
     },

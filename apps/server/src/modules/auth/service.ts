@@ -1,6 +1,8 @@
 import { ResultCode, type MenuRow, type UserInfo } from '@kelvin/contracts';
-import type { Db } from '../../db/index.ts';
+import { changesOf, type Db } from '../../db/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import { scopeOf, type Actor } from '../../lib/scope.ts';
+import { epochCache } from '../../lib/epoch-cache.ts';
 import type { AuthUser } from '../../types.ts';
 import { verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
@@ -22,9 +24,41 @@ const SLOWDOWN_MAX_MS = 3000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const unauthenticated = (msg = '登录已失效，请重新登录') => new AppError(ResultCode.UNAUTHENTICATED, msg);
 
+/** What a signed-in caller is made of: a write to any of these tables rebuilds every cached caller. */
+const CALLER_TABLES = ['session', 'app_user', 'tenant', 'role_grant', 'user_role', 'user_project', 'menu', 'menu_element'] as const;
+/** cached callers at most (a full cache is emptied: a busy site signs everyone in again from the database, once) */
+const CALLER_CACHE_MAX = 10_000;
+
 export function createAuthService(db: Db, key: Uint8Array, ttlSeconds: number) {
   const captchas = createCaptchas(key);
+  const changes = changesOf(db);
+  /**
+   * token → the caller it authenticated, valid while no table of CALLER_TABLES has been written since it was built
+   * (revoking, disabling, a role or grant change act on the next request) and until the session expires.
+   */
+  const callers = epochCache<string, { expiresAt: number; actor: Actor }>(CALLER_CACHE_MAX);
   const captchaNeeded = (msg: string) => new AppError(ResultCode.CAPTCHA_REQUIRED, msg, { captchaRequired: true });
+
+  async function authenticated(token: string | undefined): Promise<{ user: AuthUser; expiresAt: number }> {
+    if (!token) throw unauthenticated('未登录或登录已过期，请重新登录');
+    const claims = await verifyToken(key, token);
+    if (!claims) throw unauthenticated();
+    const row = await repo.findSession(db, claims.sessionId);
+    if (!row || row.id !== claims.userId || row.revoked_at !== null || row.expires_at <= Date.now()) throw unauthenticated();
+    if (!row.enabled || !row.tenant_enabled) throw unauthenticated('账号或租户已停用，请联系管理员');
+    const isPlatform = row.is_platform === 1;
+    const user: AuthUser = {
+      id: row.id,
+      tenantId: row.tenant_id,
+      username: row.username,
+      name: row.name,
+      isPlatform,
+      allProjects: isPlatform || row.all_projects === 1,
+      sessionId: row.session_id,
+      codes: await repo.grantedCodes(db, row.id, isPlatform),
+    };
+    return { user, expiresAt: Number(row.expires_at) };
+  }
 
   return {
     captcha: () => {
@@ -66,25 +100,22 @@ export function createAuthService(db: Db, key: Uint8Array, ttlSeconds: number) {
       return { token, userId: user.id, tenantId: user.tenant_id, username: user.username };
     },
 
-    /** Token → user, checked against the database on every request so revocation and disabling act at once. */
-    async authenticate(token: string | undefined): Promise<AuthUser> {
+    /** Token → user, checked against the session, the user and the tenant in the database. */
+    authenticate: async (token: string | undefined): Promise<AuthUser> => (await authenticated(token)).user,
+
+    /**
+     * Token → the caller with their scope, for every signed-in request: from the cache while nothing it was made of
+     * has been written (see CALLER_TABLES), else from the database.
+     */
+    async caller(token: string | undefined): Promise<Actor> {
       if (!token) throw unauthenticated('未登录或登录已过期，请重新登录');
-      const claims = await verifyToken(key, token);
-      if (!claims) throw unauthenticated();
-      const row = await repo.findSession(db, claims.sessionId);
-      if (!row || row.id !== claims.userId || row.revoked_at !== null || row.expires_at <= Date.now()) throw unauthenticated();
-      if (!row.enabled || !row.tenant_enabled) throw unauthenticated('账号或租户已停用，请联系管理员');
-      const isPlatform = row.is_platform === 1;
-      return {
-        id: row.id,
-        tenantId: row.tenant_id,
-        username: row.username,
-        name: row.name,
-        isPlatform,
-        allProjects: isPlatform || row.all_projects === 1,
-        sessionId: row.session_id,
-        codes: await repo.grantedCodes(db, row.id, isPlatform),
-      };
+      const caller = await callers.get(token, changes.epoch(CALLER_TABLES), async () => {
+        const { user, expiresAt } = await authenticated(token);
+        return { expiresAt, actor: { user, scope: await scopeOf(db, user) } };
+      }, (c) => c.expiresAt);
+      // an entry built just before its session ended
+      if (caller.expiresAt <= Date.now()) throw unauthenticated();
+      return caller.actor;
     },
 
     async revoke(token: string | undefined) {

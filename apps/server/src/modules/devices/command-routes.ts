@@ -7,7 +7,6 @@ import {
 } from '@kelvin/contracts';
 import { AppError, invalid, notFound, ok } from '../../lib/errors.ts';
 import { byIdDescending, cstTime, streamXlsx } from '../../lib/excel.ts';
-import { paginate } from '../../lib/pagination.ts';
 import { actorOf } from '../../plugins/access.ts';
 import type { AuthUser } from '../../types.ts';
 import type { ProjectService } from '../projects/index.ts';
@@ -82,7 +81,7 @@ export async function commandRoutes(app: FastifyInstance, opts: { devices: Devic
     // the log screen sees the whole log; a device page sees its own device's
     if (q.deviceId !== undefined) await devices.device(actor, q.deviceId);
     else if (!actor.user.codes.has('deviceoperationlog')) throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
-    const page = await paginate(devices.operationLog(actor.scope, q), q, (b) => b.orderBy('id', 'desc'));
+    const page = await devices.operationLogPage(actor.scope, q);
     const rows: OperationLogRow[] = page.rows.map((l) => ({
       id: l.id, at: l.at, deviceId: l.device_id, deviceCode: l.device_code, deviceName: l.device_name, deviceType: l.device_type,
       projectId: l.project_id, commandId: l.command_id, operation: l.operation, detail: l.detail, result: l.result, username: l.username,

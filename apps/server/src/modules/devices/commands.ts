@@ -2,6 +2,7 @@ import {
   COMMAND_STATUS_LABELS, DEVICE_ACTION_LABELS, DEVICE_TYPE_BY_CODE, deviceTopic, fieldDisplay, fieldOf,
   type CommandStatus, type CommandView, type DeviceAction, type FieldValue,
 } from '@kelvin/contracts';
+import { DEVICE_PROTOCOL } from '@kelvin/contracts/device-protocol';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { DeviceCommandTable } from '../../db/schema.ts';
@@ -42,12 +43,11 @@ const OUTCOME_POLL_MS = 1000;
 
 export type CommandInput = { fieldCode: string; value: FieldValue } | { action: DeviceAction };
 
-const MINUTE = 60_000;
-/** A command waits this long for a device that is offline (or asleep) unless the caller gives a TTL. */
-const DEFAULT_TTL_MS = 10 * MINUTE;
-const SLEEPER_TTL_MS = 6 * 60 * MINUTE;
+/** A command waits this long for a device that is offline (or asleep) unless the caller gives a TTL (the published protocol's figures). */
+const DEFAULT_TTL_MS = DEVICE_PROTOCOL.commandTtlSeconds * 1000;
+const SLEEPER_TTL_MS = DEVICE_PROTOCOL.sleeperTtlSeconds * 1000;
 /** A sent command without an acknowledgement is sent again on the device's next report after this long. */
-const RESEND_AFTER_MS = 30_000;
+const RESEND_AFTER_MS = DEVICE_PROTOCOL.resendAfterSeconds * 1000;
 const OPEN: CommandStatus[] = ['pending', 'sent'];
 
 export function describeCommand(deviceType: string, row: Pick<CommandRow, 'field_code' | 'value' | 'action'>): string {

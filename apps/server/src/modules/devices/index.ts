@@ -32,8 +32,13 @@ export { hashSecret, newSecret, simulatorKey, simulatorSecret } from './credenti
  * writes are all here; other modules (device management, factory test, the scheduler, billing) come in through
  * this object only.
  */
-export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqtt: MqttHub | null; live: LiveHub; projects: ProjectService; log: FastifyBaseLogger }) {
-  const { db, config, mqtt, live, log } = deps;
+export async function createDeviceCore(deps: {
+  db: Db;
+  /** long reads (history ranges, the roll-ups of reports): off the main thread on SQLite (db/read-db.ts) */
+  readDb: Db;
+  config: KelvinConfig; mqtt: MqttHub | null; live: LiveHub; projects: ProjectService; log: FastifyBaseLogger;
+}) {
+  const { db, readDb, config, mqtt, live, log } = deps;
   const startedAt = Date.now();
   const onError = (err: unknown) => log.error({ err }, 'devices');
   const directory = createDeviceDirectory(db);
@@ -41,8 +46,8 @@ export async function createDeviceCore(deps: { db: Db; config: KelvinConfig; mqt
   const sink = config.databaseUrl?.startsWith('postgres') ? postgresSink(db) : sqliteSink(sqliteFileOf(config.dataDir));
   const ingest = createIngest({ db, sink, directory, commands, live, onError });
   const devices = createDeviceService({ db, projects: deps.projects, directory, commands, mqtt });
-  const telemetry = createTelemetryService(db);
-  const rollupReads = createRollupReads(db);
+  const telemetry = createTelemetryService(db, readDb);
+  const rollupReads = createRollupReads(readDb);
   mqtt?.setHandlers(ingest.handlers);
   commands.start();
 

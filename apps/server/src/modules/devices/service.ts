@@ -2,12 +2,13 @@ import crypto from 'node:crypto';
 import {
   DEVICE_ACTION_LABELS, DEVICE_CATEGORY_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, ResultCode, compareAreaNames, deviceTopic,
   deviceTypesForProjectType, fieldOf, type AreaTreeNode, type DeviceCredentials, type DeviceDetail, type DeviceListQuery, type DeviceMonitorQuery,
-  type DeviceMonitorStatistic, type DeviceRow, type DeviceTypeDef, type FieldValue, type OfflineMessageQuery, type OfflineMessageRow, type Page,
+  type DeviceMonitorStatistic, type DeviceRow, type DeviceTypeDef, type FieldValue, type OfflineMessageQuery, type OfflineMessageRow, type Page, type PageQuery,
 } from '@kelvin/contracts';
-import type { Db } from '../../db/index.ts';
+import { changesOf, type Db } from '../../db/index.ts';
+import { epochCache } from '../../lib/epoch-cache.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
-import { paginate } from '../../lib/pagination.ts';
-import type { Actor, Scope } from '../../lib/scope.ts';
+import { cachedTotals, paginate } from '../../lib/pagination.ts';
+import { scopeKey, type Actor, type Scope } from '../../lib/scope.ts';
 import type { MqttHub } from '../../plugins/mqtt.ts';
 import type { AuthUser } from '../../types.ts';
 import type { CommandService, CommandTarget } from './commands.ts';
@@ -46,34 +47,15 @@ export function canControl(user: AuthUser, type: string): boolean {
   return user.codes.has(GATEWAY_TYPES.has(type) ? 'gatewayControl:btn_edit' : `${type}:control`);
 }
 
+/** how old an online count may be (the online window itself is minutes long) */
+export const ONLINE_FIGURES_MS = 1_000;
+
 const noPermission = () => new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
-
-interface AreaInfo { name: string; level: string; parentId: number | null }
-
-/** id → node of a tree answered by the projects service (one walk, no area queries of our own). */
-function indexTree(roots: AreaTreeNode[], into = new Map<number, AreaInfo>(), parentId: number | null = null) {
-  for (const n of roots) {
-    into.set(n.id, { name: n.label, level: n.level, parentId });
-    indexTree(n.children, into, n.id);
-  }
-  return into;
-}
 
 function subtreeIds(node: AreaTreeNode, out: number[] = []): number[] {
   out.push(node.id);
   for (const c of node.children) subtreeIds(c, out);
   return out;
-}
-
-/** building / floor / room of an area (the levels below its project). */
-function areaPath(index: Map<number, AreaInfo>, areaId: number | null): string {
-  const names: string[] = [];
-  let cur = areaId === null ? undefined : index.get(areaId);
-  while (cur && cur.level !== 'project' && cur.level !== 'region') {
-    names.unshift(cur.name);
-    cur = cur.parentId === null ? undefined : index.get(cur.parentId);
-  }
-  return names.join(' / ');
 }
 
 export function randomDeviceCode(type: DeviceTypeDef): string {
@@ -83,6 +65,19 @@ export function randomDeviceCode(type: DeviceTypeDef): string {
 
 export function createDeviceService(deps: { db: Db; projects: ProjectService; directory: DeviceDirectory; commands: CommandService; mqtt: MqttHub | null }) {
   const { db, projects } = deps;
+  const changes = changesOf(db);
+  /**
+   * Device-list totals per scope and filter. A filter on online status changes with time and with every report (the
+   * ingest writes outside this process's queries), so those totals and the online figures below are at most
+   * ONLINE_FIGURES_MS old; the others change only with the device rows.
+   */
+  const listTotals = cachedTotals(db, ['device', 'area'], { ttlMs: 60_000 });
+  const onlineTotals = cachedTotals(db, ['device', 'area'], { ttlMs: ONLINE_FIGURES_MS });
+  const operationLogTotals = cachedTotals(db, ['device_operation_log'], { ttlMs: 5_000 });
+  /** devices and online devices per project (project cards) and per type (the monitor's tabs) */
+  const onlineFigures = epochCache<string, unknown>(2_000);
+  const figures = <V>(key: string, read: () => Promise<V>) =>
+    onlineFigures.get(key, changes.epoch(['device']), read, () => Date.now() + ONLINE_FIGURES_MS) as Promise<V>;
   /** active alarms per device of a project (monitoring attaches it in app.ts; the core does not know alarms) */
   let activeAlarms: ((projectId: number) => Promise<Map<number, number>>) | null = null;
 
@@ -95,22 +90,10 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     });
   }
 
-  async function areaIndex(scope: Scope, projectIds: number[]) {
-    const index = new Map<number, AreaInfo>();
-    for (const pid of new Set(projectIds)) {
-      try {
-        indexTree(await projects.tree(scope, pid), index);
-      } catch {
-        // a project the scope cannot see has no names to show
-      }
-    }
-    return index;
-  }
-
   async function toRows(scope: Scope, rows: DeviceDbRow[], now = Date.now()): Promise<DeviceRow[]> {
     const [states, index] = await Promise.all([
       repo.statesOf(db, rows.map((r) => r.id)),
-      areaIndex(scope, rows.map((r) => r.project_id)),
+      projects.areaPaths(scope, rows.map((r) => r.area_id)),
     ]);
     const fields = new Map<number, Record<string, FieldValue>>();
     for (const s of states) {
@@ -129,7 +112,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
       lastReportAt: r.last_report_at,
       projectId: r.project_id,
       areaId: r.area_id,
-      areaPath: areaPath(index, r.area_id),
+      areaPath: r.area_id === null ? '' : index.get(r.area_id) ?? '',
       gatewayId: r.gateway_id,
       enabled: r.enabled === 1,
       fields: fields.get(r.id) ?? {},
@@ -207,9 +190,10 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
       if (q.projectId !== undefined) await projects.project(scope, q.projectId);
       if (q.deviceType && !canView(user, q.deviceType)) throw noPermission();
       const now = Date.now();
+      const types = DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t));
       const query = repo.devicesQuery(db, scope, {
         projectId: q.projectId,
-        types: DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t)),
+        types,
         deviceType: q.deviceType,
         online: q.online,
         keyword: q.keyword,
@@ -217,7 +201,8 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
         gatewayId: q.gatewayId,
         now,
       });
-      const page = await paginate(query, q, (b) => b.orderBy('device_code'));
+      const filter = [scopeKey(scope), types, q.projectId, q.deviceType, q.keyword, q.areaId, q.gatewayId, q.online];
+      const page = await paginate(query, q, (b) => b.orderBy('device_code'), (q.online === undefined ? listTotals : onlineTotals)(filter));
       return { total: page.total, rows: await toRows(scope, page.rows, now) };
     },
 
@@ -241,7 +226,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     /** Registry types of the project's type plus any other type it holds, with counts; only types the user may see. */
     async typesOfProject({ user, scope }: Actor, projectId: number) {
       const project = await projects.project(scope, projectId);
-      const counts = await repo.typeCounts(db, project.id, Date.now());
+      const counts = await figures(`type:${project.id}`, () => repo.typeCounts(db, project.id, Date.now()));
       const codes = new Set([...deviceTypesForProjectType(project.project_type).map((t) => t.code), ...counts.keys()]);
       return DEVICE_TYPES.filter((t) => codes.has(t.code) && canView(user, t.code)).map((t) => ({
         code: t.code,
@@ -338,12 +323,12 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
       const now = Date.now();
       const query = (await monitorSelection(actor, { ...q, online: false }, now)).where('online_until', '>', now - q.days * 86_400_000);
       const page = await paginate(query, q, (b) => b.orderBy('online_until', 'desc').orderBy('id', 'desc'));
-      const index = await areaIndex(actor.scope, [q.projectId]);
+      const index = await projects.areaPaths(actor.scope, page.rows.map((r) => r.area_id));
       return {
         total: page.total,
         rows: page.rows.map((r) => ({
           deviceId: r.id, deviceCode: r.device_code, deviceName: r.device_name, typeName: DEVICE_TYPE_BY_CODE.get(r.device_type)?.name ?? r.device_type,
-          areaPath: areaPath(index, r.area_id), lastReportAt: r.last_report_at, offlineSince: r.online_until!, offlineMs: now - r.online_until!,
+          areaPath: r.area_id === null ? '' : index.get(r.area_id) ?? '', lastReportAt: r.last_report_at, offlineSince: r.online_until!, offlineMs: now - r.online_until!,
         })),
       };
     },
@@ -447,7 +432,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     readingsIn: (deviceIds: number[], fieldCodes: string[], from: number, until: number) => repo.readingsIn(db, deviceIds, fieldCodes, from, until),
     /** Each device × field's last numeric reading at or before `at`, within `lookbackMs`. */
     readingsAt: (deviceIds: number[], fieldCodes: string[], at: number, lookbackMs: number) => repo.readingsAt(db, deviceIds, fieldCodes, at, lookbackMs),
-    projectDeviceCounts: (projectIds: number[]) => repo.projectDeviceCounts(db, projectIds, Date.now()),
+    projectDeviceCounts: (projectIds: number[]) => figures(`project:${projectIds.join(',')}`, () => repo.projectDeviceCounts(db, projectIds, Date.now())),
     devicesOnArea: (areaId: number) => repo.devicesOnArea(db, areaId),
     codesTaken: (codes: string[]) => repo.codesTaken(db, codes),
     /** ids of devices by code, inside the caller's transaction (just inserted rows included) */
@@ -466,6 +451,9 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
 
     /** The device operation log: one query for the list and the export (from inclusive, to exclusive). */
     operationLog: (scope: Scope, f: repo.OperationLogFilter) => repo.operationLogQuery(db, scope, f),
+    /** A page of the log, newest first (its total counted once per change of the log; another process's rows within 5 s). */
+    operationLogPage: (scope: Scope, q: repo.OperationLogFilter & PageQuery) => paginate(repo.operationLogQuery(db, scope, q), q,
+      (b) => b.orderBy('at', 'desc').orderBy('id', 'desc'), operationLogTotals([scopeKey(scope), { ...q, pageNo: 0, pageSize: 0 }])),
   };
 }
 

@@ -35,9 +35,12 @@ export function brokerUrl(k: TestClient) {
   return `mqtt://127.0.0.1:${k.kelvin.mqtt!.port}`;
 }
 
-/** Connects (throws on a refused CONNACK); `subscribe` also subscribes to the device's down topic. */
-export async function connectDevice(k: TestClient, dev: TestDevice, opts: { subscribe?: boolean; options?: IClientOptions } = {}): Promise<MqttClient> {
-  const client = mqtt.connect(brokerUrl(k), {
+/**
+ * Connects (throws on a refused CONNACK); `subscribe` also subscribes to the device's down topic. `url`: another of
+ * the broker's listeners (mqtts://, ws://, wss://).
+ */
+export async function connectDevice(k: TestClient, dev: TestDevice, opts: { subscribe?: boolean; options?: IClientOptions; url?: string } = {}): Promise<MqttClient> {
+  const client = mqtt.connect(opts.url ?? brokerUrl(k), {
     clientId: dev.code, username: dev.code, password: dev.secret, reconnectPeriod: 0, connectTimeout: 5000, ...opts.options,
   });
   await new Promise<void>((resolve, reject) => {
@@ -50,13 +53,17 @@ export async function connectDevice(k: TestClient, dev: TestDevice, opts: { subs
   return client;
 }
 
-/** Resolves with the CONNACK error (or null when the broker accepted the connection). */
-export async function tryConnect(k: TestClient, options: IClientOptions): Promise<Error | null> {
-  const client = mqtt.connect(brokerUrl(k), { reconnectPeriod: 0, connectTimeout: 5000, ...options });
+/**
+ * Resolves with the CONNACK error (or null when the broker accepted the connection, or 'connection closed' when it
+ * ended without a CONNACK: a failed TLS handshake); `url` as for connectDevice.
+ */
+export async function tryConnect(k: TestClient, options: IClientOptions, url = brokerUrl(k)): Promise<Error | null> {
+  const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
   try {
     return await new Promise<Error | null>((resolve) => {
       client.once('connect', () => resolve(null));
       client.once('error', (err) => resolve(err));
+      client.once('close', () => resolve(new Error('connection closed')));
     });
   } finally {
     await client.endAsync(true);

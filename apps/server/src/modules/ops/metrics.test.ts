@@ -88,6 +88,8 @@ describe('/metrics（Prometheus 文本格式）', () => {
       expect(value(p, 'kelvin_db_pool_waiting')).toBe(0);
     } else {
       expect(value(p, 'kelvin_db_connections', { role: 'ingest_writer' })).toBe(1);
+      expect(value(p, 'kelvin_db_connections', { role: 'reader' })).toBeGreaterThanOrEqual(1);
+      expect(value(p, 'kelvin_db_reader_busy', { reader: '0' })).toBe(0);
     }
   });
 

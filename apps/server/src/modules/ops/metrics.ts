@@ -126,9 +126,13 @@ export function createMetrics(sources: MetricSources) {
         gauge('kelvin_db_pool_waiting', 'PostgreSQL 连接池：等待连接的查询', [{ value: pool.waiting }]),
       );
     } else {
-      out.push(gauge('kelvin_db_connections', 'SQLite 连接：主线程（接口，读写）与接入写入线程（上报）各一个', [
-        { labels: { role: 'main' }, value: pool.connections }, { labels: { role: 'ingest_writer' }, value: 1 },
-      ]));
+      out.push(
+        gauge('kelvin_db_connections', 'SQLite 连接：主线程（接口读写）、读取线程（长查询）、接入写入线程、检查点线程', [
+          { labels: { role: 'main' }, value: 1 }, { labels: { role: 'reader' }, value: pool.readersBusy.length },
+          { labels: { role: 'ingest_writer' }, value: 1 }, { labels: { role: 'checkpointer' }, value: 1 },
+        ]),
+        gauge('kelvin_db_reader_busy', 'SQLite 读取线程上进行中的查询（每个线程）', pool.readersBusy.map((n, i) => ({ labels: { reader: String(i) }, value: n }))),
+      );
     }
     return out;
   }

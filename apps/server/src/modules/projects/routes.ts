@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaMoveBody, areaPatchBody, projectIdParam, decimal } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
+import { sendPreparedJson } from '../../lib/cached-json.ts';
 import { actorOf } from '../../plugins/access.ts';
 import type { ProjectService } from './service.ts';
 import { toAreaDetail, toProjectInfo } from './service.ts';
@@ -17,12 +18,12 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   r.get('/api/v1/area/tree/:id', {
     schema: { tags, summary: '区域树（-1 为全部可见根节点）', params: areaIdParam },
     config: { access: 'login' },
-  }, async (req) => ok(await projects.tree(actorOf(req).scope, req.params.id)));
+  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id)));
 
   r.get('/api/v1/area/treeonlyproject/:id', {
     schema: { tags, summary: '只含区域与项目的树', params: areaIdParam },
     config: { access: 'login' },
-  }, async (req) => ok(await projects.tree(actorOf(req).scope, req.params.id, ['region', 'project'])));
+  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id, ['region', 'project'])));
 
   r.get('/api/v1/area/projecttypelist', {
     schema: { tags, summary: '项目类型（带 projectId 时为该项目的类型）', querystring: z.object({ projectId: decimal(z.number().int().positive()).optional() }) },

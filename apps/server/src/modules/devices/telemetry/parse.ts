@@ -1,4 +1,5 @@
 import { formatTime, parseTime, roundToStep, type DeviceTypeDef, type FieldDef } from '@kelvin/contracts';
+import { DEVICE_PROTOCOL } from '@kelvin/contracts/device-protocol';
 
 /** One stored value: numbers in `num`, times and text in `txt`. */
 export interface Point {
@@ -33,9 +34,9 @@ export interface AckMessage {
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 const CODE = /^[A-Za-z0-9_]{1,16}$/;
-const MAX_FIELDS = 64;
+const MAX_FIELDS = DEVICE_PROTOCOL.maxFields;
 const MIN_TS = Date.UTC(2000, 0, 1);
-const MAX_SKEW_MS = 5 * 60_000;
+const MAX_SKEW_MS = DEVICE_PROTOCOL.maxClockSkewSeconds * 1000;
 
 function json(payload: Buffer): unknown {
   try {
@@ -114,6 +115,6 @@ export function parseAck(payload: Buffer): Parsed<AckMessage> {
   if (!isObject(body)) return { ok: false, reason: '不是 JSON 对象' };
   if (typeof body.id !== 'number' || !Number.isSafeInteger(body.id) || body.id <= 0) return { ok: false, reason: '缺少指令编号 id' };
   if (typeof body.ok !== 'boolean') return { ok: false, reason: '缺少 ok' };
-  const error = typeof body.error === 'string' ? body.error.slice(0, 200) : null;
+  const error = typeof body.error === 'string' ? body.error.slice(0, DEVICE_PROTOCOL.maxAckErrorLength) : null;
   return { ok: true, value: { id: body.id, ok: body.ok, error } };
 }

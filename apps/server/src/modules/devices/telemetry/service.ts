@@ -15,7 +15,97 @@ const isCounter = (def: DeviceTypeDef, code: string) => {
   return mode === 'accumulate' || mode === 'integrate';
 };
 
-export function createTelemetryService(db: Db) {
+const HOUR = 3_600_000;
+
+/** One bucket of a field: its first report time, count, mean, range (measurements); last value and time (steps). */
+interface BucketRow { field_code: string; t: number; avg: number; min: number; max: number; n: number }
+interface LastRow { field_code: string; t: number; v: number }
+
+export function createTelemetryService(db: Db, readDb: Db = db) {
+  /** Buckets of `bucketMs` from `q.from`, aggregated in the database from the history rows. */
+  async function bucketsFromHistory(deviceId: number, wanted: string[], steps: string[], q: { from: number; to: number }, bucketMs: number) {
+    // literals (validated integers), so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
+    const bucket = sql<number>`cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint)`;
+    const rows: BucketRow[] = await readDb.selectFrom('device_history')
+      .select([
+        'field_code',
+        sql<number>`min(ts)`.as('t'),
+        sql<number>`avg(num)`.as('avg'),
+        sql<number>`min(num)`.as('min'),
+        sql<number>`max(num)`.as('max'),
+        sql<number>`count(*)`.as('n'),
+      ])
+      .where('device_id', '=', deviceId)
+      .where('field_code', 'in', wanted)
+      .where('ts', '>=', q.from)
+      .where('ts', '<', q.to)
+      .where('num', 'is not', null)
+      .groupBy(['field_code', bucket])
+      .orderBy('field_code')
+      .orderBy(sql`min(ts)`)
+      .execute();
+    // a set point or a state holds its value: each bucket gives the last value reported in it, at its time
+    const last: LastRow[] = steps.length
+      ? (await sql<LastRow>`
+        select field_code, t, v from (
+          select field_code, ts as t, num as v,
+            row_number() over (partition by field_code, cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint) order by ts desc) as rn
+          from device_history
+          where device_id = ${deviceId} and field_code in (${sql.join(steps)}) and ts >= ${q.from} and ts < ${q.to} and num is not null
+        ) x where rn = 1 order by field_code, t`.execute(readDb)).rows
+      : [];
+    return { rows, last };
+  }
+
+  /**
+   * The same buckets from the hourly roll-ups: buckets of whole hours from the hour `q.from` falls in, the hours wholly
+   * inside the range from the roll-up and the partial hours at its two ends from the history.
+   */
+  async function bucketsFromRollups(deviceId: number, wanted: string[], steps: string[], q: { from: number; to: number }, bucketMs: number) {
+    const origin = Math.floor(q.from / HOUR) * HOUR;
+    const firstWhole = Math.ceil(q.from / HOUR) * HOUR;
+    const lastWhole = Math.floor(q.to / HOUR) * HOUR;
+    const [hours, edges] = await Promise.all([
+      readDb.selectFrom('device_rollup_hour').select(['field_code', 'n', 'sum', 'min', 'max', 'first_ts', 'last_ts', 'last_num'])
+        .where('device_id', '=', deviceId).where('field_code', 'in', wanted)
+        .where('bucket', '>=', firstWhole).where('bucket', '<', lastWhole).execute(),
+      readDb.selectFrom('device_history').select(['field_code', 'ts', 'num'])
+        .where('device_id', '=', deviceId).where('field_code', 'in', wanted).where('num', 'is not', null)
+        .where((eb) => eb.or([
+          eb.and([eb('ts', '>=', q.from), eb('ts', '<', firstWhole)]),
+          eb.and([eb('ts', '>=', lastWhole), eb('ts', '<', q.to)]),
+        ])).execute(),
+    ]);
+    const buckets = new Map<string, { field: string; t: number; n: number; sum: number; min: number; max: number; lastTs: number; lastNum: number }>();
+    const add = (field: string, r: { n: number; sum: number; min: number; max: number; first: number; lastTs: number; lastNum: number }) => {
+      const key = `${field}|${Math.floor((r.first - origin) / bucketMs)}`;
+      const b = buckets.get(key);
+      if (!b) {
+        buckets.set(key, { field, t: r.first, n: r.n, sum: r.sum, min: r.min, max: r.max, lastTs: r.lastTs, lastNum: r.lastNum });
+        return;
+      }
+      b.t = Math.min(b.t, r.first);
+      b.n += r.n;
+      b.sum += r.sum;
+      b.min = Math.min(b.min, r.min);
+      b.max = Math.max(b.max, r.max);
+      if (r.lastTs > b.lastTs) Object.assign(b, { lastTs: r.lastTs, lastNum: r.lastNum });
+    };
+    for (const h of hours) {
+      add(h.field_code, { n: Number(h.n), sum: Number(h.sum), min: Number(h.min), max: Number(h.max), first: Number(h.first_ts), lastTs: Number(h.last_ts), lastNum: Number(h.last_num) });
+    }
+    for (const e of edges) {
+      const v = Number(e.num);
+      add(e.field_code, { n: 1, sum: v, min: v, max: v, first: Number(e.ts), lastTs: Number(e.ts), lastNum: v });
+    }
+    const ordered = [...buckets.values()].sort((a, b) => a.field.localeCompare(b.field) || a.t - b.t);
+    const rows: BucketRow[] = ordered.filter((b) => !steps.includes(b.field))
+      .map((b) => ({ field_code: b.field, t: b.t, avg: b.sum / b.n, min: b.min, max: b.max, n: b.n }));
+    const last: LastRow[] = ordered.filter((b) => steps.includes(b.field))
+      .map((b) => ({ field_code: b.field, t: b.lastTs, v: b.lastNum })).sort((a, b) => a.field_code.localeCompare(b.field_code) || a.t - b.t);
+    return { rows, last };
+  }
+
   /** ingest_counter: each counter summed over every process */
   const counterTotals = async () => new Map((await db.selectFrom('ingest_counter').select(['name', 'value']).execute()).map((r) => [r.name, Number(r.value)]));
 
@@ -25,7 +115,7 @@ export function createTelemetryService(db: Db) {
       if (!deviceIds.length || !fields.length) return [];
       // a literal divisor so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
       const bucket = sql<number>`cast(ts / ${sql.lit(bucketMs)} as bigint)`;
-      const rows = await db.selectFrom('device_history')
+      const rows = await readDb.selectFrom('device_history')
         .select(['device_id', bucket.as('b')])
         .where('device_id', 'in', deviceIds)
         .where('field_code', 'in', fields)
@@ -43,42 +133,16 @@ export function createTelemetryService(db: Db) {
     async history(device: { id: number; type: DeviceTypeDef }, q: { from: number; to: number; fields?: string }): Promise<HistoryAnswer> {
       const def = device.type;
       const wanted = q.fields ? [...new Set(q.fields.split(',').filter(Boolean))] : chartFields(def).map((f) => f.code);
-      const bucketMs = Math.max(1, Math.ceil((q.to - q.from) / HISTORY_MAX_POINTS));
-      // literals (validated integers), so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
-      const bucket = sql<number>`cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint)`;
-      const rows = wanted.length
-        ? await db.selectFrom('device_history')
-          .select([
-            'field_code',
-            bucket.as('bucket'),
-            sql<number>`min(ts)`.as('t'),
-            sql<number>`avg(num)`.as('avg'),
-            sql<number>`min(num)`.as('min'),
-            sql<number>`max(num)`.as('max'),
-            sql<number>`count(*)`.as('n'),
-          ])
-          .where('device_id', '=', device.id)
-          .where('field_code', 'in', wanted)
-          .where('ts', '>=', q.from)
-          .where('ts', '<', q.to)
-          .where('num', 'is not', null)
-          .groupBy(['field_code', bucket])
-          .orderBy('field_code')
-          .orderBy(sql`min(ts)`)
-          .execute()
-        : [];
-      const round = (v: number) => Math.round(v * 1000) / 1000;
       const steps = wanted.filter((c) => isStepField(fieldOf(def, c)));
-      // a set point or a state holds its value: each bucket gives the last value reported in it, at its time
-      const last = steps.length
-        ? (await sql<{ field_code: string; t: number; v: number }>`
-          select field_code, t, v from (
-            select field_code, ts as t, num as v,
-              row_number() over (partition by field_code, cast((ts - ${sql.lit(q.from)}) / ${sql.lit(bucketMs)} as bigint) order by ts desc) as rn
-            from device_history
-            where device_id = ${device.id} and field_code in (${sql.join(steps)}) and ts >= ${q.from} and ts < ${q.to} and num is not null
-          ) x where rn = 1 order by field_code, t`.execute(db)).rows
-        : [];
+      const exact = Math.max(1, Math.ceil((q.to - q.from) / HISTORY_MAX_POINTS));
+      // a range of weeks or more: whole-hour buckets from the hour `from` falls in, read from the hourly roll-ups (a
+      // year of 1-minute readings is 525,600 rows of history, 8,760 of roll-up); shorter ranges from the history itself
+      const fromRollups = exact >= HOUR && wanted.length > 0;
+      const bucketMs = fromRollups ? Math.ceil((q.to - Math.floor(q.from / HOUR) * HOUR) / HISTORY_MAX_POINTS / HOUR) * HOUR : exact;
+      const { rows, last } = !wanted.length ? { rows: [], last: [] }
+        : fromRollups ? await bucketsFromRollups(device.id, wanted, steps, q, bucketMs)
+          : await bucketsFromHistory(device.id, wanted, steps, q, bucketMs);
+      const round = (v: number) => Math.round(v * 1000) / 1000;
       const points = new Map<string, [number, number][]>(wanted.map((c) => [c, []]));
       const bands = new Map<string, [number, number, number][]>();
       for (const r of last) points.get(r.field_code)!.push([Number(r.t), round(Number(r.v))]);

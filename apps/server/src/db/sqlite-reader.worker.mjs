@@ -1,0 +1,31 @@
+// A reader of the SQLite database in a worker thread with its own connection: WAL lets readers run beside the writer,
+// so a year-long report or an export's slices take this thread's time, not the main thread's (the broker, the API).
+// Plain JavaScript so it loads the same under tsx, vitest and node.
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+
+const db = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('cache_size = -65536');
+
+const statements = new Map();
+function statement(sql) {
+  let stmt = statements.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    // a bounded cache: report SQL varies with the number of ids
+    if (statements.size > 500) statements.clear();
+    statements.set(sql, stmt);
+  }
+  return stmt;
+}
+
+parentPort.on('message', ({ id, sql, parameters }) => {
+  try {
+    const stmt = statement(sql);
+    const rows = stmt.reader ? stmt.all(parameters) : (stmt.run(parameters), []);
+    parentPort.postMessage({ id, rows });
+  } catch (err) {
+    parentPort.postMessage({ id, error: { message: err.message, code: err.code } });
+  }
+});
