@@ -74,12 +74,38 @@ export async function buildServer() {
   fs.rmSync(old, { recursive: true, force: true });
 }
 
+const LOCK = `${SERVER_DIST}.lock`;
+
+/** One build at a time (test files and benches start servers in parallel); a lock older than a minute is stale. */
+async function withBuildLock(fn) {
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(LOCK, 'wx'));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      const st = fs.statSync(LOCK, { throwIfNoEntry: false });
+      if (st && Date.now() - st.mtimeMs > 60_000) fs.rmSync(LOCK, { force: true });
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(LOCK, { force: true });
+  }
+}
+
 /** Builds the server when a source is newer than the last build; true when it built. */
 export async function ensureServerBuilt({ force = false, quiet = false } = {}) {
   if (!force && !serverStale()) return false;
-  if (!quiet) console.log('▶ 构建服务端…');
-  await buildServer();
-  return true;
+  return withBuildLock(async () => {
+    // another process may have built it while this one waited
+    if (!force && !serverStale()) return false;
+    if (!quiet) console.log('▶ 构建服务端…');
+    await buildServer();
+    return true;
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
