@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_ARGS, ensureServerBuilt } from '../scripts/build-server.mjs';
 
 export const E2E_ADMIN_PASSWORD = 'E2e#Admin-2026';
 
@@ -16,7 +17,9 @@ export interface ConsoleServer {
 /** Starts the server on the given port (0 = a free one) over a data dir; the caller owns both. */
 export async function startConsoleServer(opts: { dataDir: string; port?: number; env?: Record<string, string> }): Promise<ConsoleServer> {
   const root = path.resolve(import.meta.dirname, '..');
-  const child = spawn('node', ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  // the compiled server, as ./kelvin start runs it (built here when a source changed)
+  await ensureServerBuilt();
+  const child = spawn('node', SERVER_ARGS, {
     cwd: root,
     env: {
       ...process.env,

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_ARGS, ensureServerBuilt } from './build-server.mjs';
 import { tsImport } from 'tsx/esm/api';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -34,7 +35,9 @@ export async function startServer(extraEnv = {}, postgres = undefined, reuse = u
     ...process.env, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), KELVIN_DATA_DIR: dataDir,
     KELVIN_ADMIN_PASSWORD: ADMIN_PASSWORD, KELVIN_SIMULATOR: 'off', KELVIN_DEMO: 'off', DATABASE_URL: postgres ?? '', DATABASE_SCHEMA: schema ?? '', LOG_LEVEL: 'warn', ...extraEnv,
   };
-  const child = spawn('node', [...profileArgs, '--import', 'tsx', 'apps/server/src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // the compiled server, as ./kelvin start runs it
+  await ensureServerBuilt();
+  const child = spawn('node', [...profileArgs, ...SERVER_ARGS], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`服务未在 120 秒内启动:\n${output}`)), 120_000);

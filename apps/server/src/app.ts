@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { changesOf, dropSchema, openDatabase, pingDb, sqliteFileOf, type Db } from './db/index.ts';
+import { changesOf, dropSchema, openDatabase, poolStats, sqliteFileOf, type Db } from './db/index.ts';
 import { listenForChanges } from './db/table-changes.ts';
 import { openReadDb } from './db/read-db.ts';
 import { startCheckpointer } from './db/checkpointer.ts';
@@ -21,6 +21,7 @@ import { createLiveHub, liveRoutes } from './plugins/live.ts';
 import { redactUri } from './lib/redact.ts';
 import { processHealth } from './lib/process-health.ts';
 import { systemScope } from './lib/scope.ts';
+import { healthRoutes, readiness } from './plugins/health.ts';
 import { installSecurityHeaders } from './plugins/security-headers.ts';
 import { installTracing } from './plugins/trace.ts';
 import { startMqtt, type MqttHub } from './plugins/mqtt.ts';
@@ -41,7 +42,7 @@ import { createAutomation, type Automation, type Clock } from './modules/automat
 import { createBilling, type Billing } from './modules/billing/index.ts';
 import { createReports } from './modules/reports/index.ts';
 import { createRepairs } from './modules/repairs/index.ts';
-import { createOps, type Ops } from './modules/ops/index.ts';
+import { createHttpMetrics, createOps, type Ops } from './modules/ops/index.ts';
 import { createBigScreens } from './modules/bigscreen/index.ts';
 import { createDictionary } from './modules/dictionary/index.ts';
 import { createRegistration } from './modules/registration/index.ts';
@@ -78,6 +79,7 @@ export interface Kelvin {
  * public entry, the hooks between modules, API and SPA. Does not listen.
  */
 export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; schedulerTickMs?: number; schedulerReloadMs?: number; scheduler?: boolean } = {}): Promise<Kelvin> {
+  const processStartedAt = Date.now();
   const { db } = await openDatabase(config);
   await syncMenus(db);
   const admin = await seedPlatform(db, config.adminPassword);
@@ -117,6 +119,9 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   installSecurityHeaders(app);
   // every API request's trace (before the access hook, so the sign-in check is inside it); kept or exported by ops
   if (config.trace?.enabled !== false) installTracing(app, { onFinished: (r) => ops.onRequestFinished(r) });
+  // every answer's latency by route for /metrics, and the registry's requests per minute (tracing on or off)
+  const http = createHttpMetrics();
+  http.install(app);
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
   // several processes on one PostgreSQL: each hears the others' writes to what it caches (sessions, grants, areas)
@@ -197,6 +202,17 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     db, core: devices, version: VERSION, trace: config.trace ?? { slowMs: 500, keep: 10_000 }, onError: onError('ops'),
     roles: ['api', ...(mqtt ? ['ingest' as const] : []), ...(opts.scheduler !== false ? ['scheduler' as const] : [])],
     devicesConnected: () => mqtt?.connectedCount() ?? null,
+    http,
+    // /metrics reads the service monitor's figures (the same call its screen makes) and the ingest writer of this process
+    metrics: {
+      serviceStatus: () => devices.telemetry.serviceStatus({ mqtt, external: !!config.mqttUrl, startedAt: processStartedAt, version: VERSION }),
+      readiness: () => readiness(db, mqtt),
+      commandCounts: () => devices.commandCounts(),
+      ingest: devices.ingest.writer,
+      pool: () => poolStats(db, reads.busy()),
+    },
+    scrapeToken: config.metricsToken,
+    authenticate: (token) => auth.authenticate(token),
     reloaders: [
       { name: '设备目录（设备认证、主题权限）', reload: () => devices.reload() },
       { name: '告警规则索引', reload: () => `已清空 ${monitoring.engine.invalidateAll()} 个项目的规则索引，下一次上报时重新读取` },
@@ -256,11 +272,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(accessPlugin, { auth });
 
-  app.get('/api/health', { schema: { tags: ['系统'], summary: '健康检查' }, config: { access: 'public' } }, async () => ({
-    code: ResultCode.OK,
-    msg: '正常',
-    data: { status: 'ok', version: VERSION, db: (await pingDb(db)) ? 'up' : 'down', mqtt: mqtt?.status() ?? 'off' },
-  }));
+  await app.register(healthRoutes, { db, mqtt });
   await app.register(deviceProtocolRoutes, { mqtt, mqttUrl: config.mqttUrl });
   await app.register(authRoutes, { auth });
   await app.register(projectRoutes, { projects, files: projectFiles });
@@ -284,6 +296,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await showroom.routes(app);
   await departments.routes(app);
 
+  closeKeepAlive(app);
   registerSpa(app, config.webDist ?? path.resolve(import.meta.dirname, '../../web/dist'));
 
   processHealth(); // event-loop delay sampling from the start (service monitor, soak benchmark)
@@ -316,7 +329,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     departments,
     firstStart: { admin, demo },
     async close() {
-      await app.close();
+      await app.close(); // stops accepting, waits for the requests in flight (closeKeepAlive below)
       await ops.stop();
       await simulator?.stop();
       await monitoring.engine.stop();
@@ -332,6 +345,28 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       if (config.databaseUrl && config.databaseSchema?.startsWith('kelvin_test_')) await dropSchema(config.databaseUrl, config.databaseSchema);
     },
   };
+}
+
+/**
+ * While the server closes, a connection whose request was answered must end: HTTP keep-alive would leave it idle and
+ * hold the close until its timeout (5 s) — half the 10 s a SIGTERM allows. Answers sent meanwhile say
+ * `connection: close`, and connections that fall idle are closed as they do.
+ */
+function closeKeepAlive(app: FastifyInstance) {
+  let closing: NodeJS.Timeout | null = null;
+  app.addHook('preClose', (done) => {
+    closing = setInterval(() => app.server.closeIdleConnections(), 100);
+    closing.unref();
+    done();
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  app.addHook('onClose', (_app, done) => {
+    if (closing) clearInterval(closing);
+    done();
+  });
 }
 
 /**

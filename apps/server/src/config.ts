@@ -41,6 +41,8 @@ const envSchema = z.object({
   KELVIN_TRACE_SLOW_MS: z.coerce.number({ error: 'KELVIN_TRACE_SLOW_MS 须为毫秒数' }).int().min(1, 'KELVIN_TRACE_SLOW_MS 至少 1 毫秒').default(500),
   KELVIN_TRACE_KEEP: z.coerce.number({ error: 'KELVIN_TRACE_KEEP 须为条数' }).int().min(100, 'KELVIN_TRACE_KEEP 至少 100 条').max(1_000_000, 'KELVIN_TRACE_KEEP 最多 1000000 条').default(10_000),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url('OTEL_EXPORTER_OTLP_ENDPOINT 须为 http(s) 地址').optional().or(z.literal('')),
+  // a Prometheus scraper's Bearer token for /metrics (besides platform administrators' tokens); unset: admins only
+  KELVIN_METRICS_TOKEN: z.string().min(16, 'KELVIN_METRICS_TOKEN 至少 16 个字符').optional().or(z.literal('')),
   SMS_PROVIDER: z.enum(['record', 'aliyun']).default('record'),
   SMS_ALIYUN_ACCESS_KEY_ID: z.string().optional(),
   SMS_ALIYUN_ACCESS_KEY_SECRET: z.string().optional(),
@@ -94,6 +96,8 @@ export interface KelvinConfig {
   sms?: SmsConfig;
   /** kept traces: slow threshold (ms), how many; OTLP collector base URL (absent: no export) */
   trace?: { slowMs: number; keep: number; otlpEndpoint?: string; enabled?: boolean };
+  /** Bearer token a Prometheus scraper may use for /metrics (absent: platform administrators only) */
+  metricsToken?: string;
   /** the billing schedule's interval (prepaid charges at least this often); 0: runs only when asked (benchmarks) */
   billingIntervalMs?: number;
 }
@@ -128,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     logLevel: e.LOG_LEVEL,
     tokenTtlSeconds: 12 * 3600,
     billingIntervalMs: e.KELVIN_BILLING_INTERVAL_MINUTES * 60_000,
+    metricsToken: e.KELVIN_METRICS_TOKEN || undefined,
     trace: { enabled: e.KELVIN_TRACE === 'on', slowMs: e.KELVIN_TRACE_SLOW_MS, keep: e.KELVIN_TRACE_KEEP, otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT || undefined },
     sms: {
       provider: e.SMS_PROVIDER,

@@ -11,9 +11,19 @@ if (major < 20 || (major === 20 && minor < 19)) {
 async function main() {
   const config = loadConfig();
   const kelvin = await buildKelvin(config);
-  closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  // SIGTERM/SIGINT: stop accepting, finish the requests in flight and the ingest batch being written, exit 0; what is
+  // not done after 10 s exits 1 (a second signal at once)
+  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+    const started = Date.now();
     if (err) kelvin.app.log.error({ err }, '异常退出');
+    else console.log(`收到 ${signal ?? '退出'}，正在停止：不再接受新请求，处理完进行中的请求与当前接入批次后退出`);
     await kelvin.close();
+    if (!err) console.log(`Kelvin 已停止（用时 ${Date.now() - started} ms）`);
+  });
+  // after this line nothing new is accepted: new requests get 503, new connections are refused (the process tests wait for it)
+  kelvin.app.addHook('preClose', (done) => {
+    console.log('已停止接受新请求');
+    done();
   });
   const address = await kelvin.app.listen({ port: config.port, host: config.host });
   const url = `http://localhost:${new URL(address).port}`;

@@ -30,7 +30,10 @@ import * as m020 from './migrations/020-performance.ts';
 
 export type Db = Kysely<Database>;
 
-/** Ordered migration set shared by both dialects. New files are added here. */
+/**
+ * Ordered migration set shared by both dialects. New files are added here. Migrations only move forward: a file
+ * exports `up` alone (a downgrade is a restore of the backup taken before the upgrade; db/upgrade.test.ts checks).
+ */
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-devices': m002,
@@ -54,6 +57,9 @@ const migrations: Record<string, Migration> = {
   '020-performance': m020,
 };
 
+/** every migration of this version, in order */
+export const MIGRATION_NAMES = Object.keys(migrations);
+
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
@@ -66,6 +72,22 @@ export interface DbOptions {
 
 /** The SQLite database file of a data dir (the ingest writer opens its own connection to it). */
 export const sqliteFileOf = (dataDir: string) => path.join(dataDir, 'kelvin.db');
+
+/**
+ * Connections of a database: PostgreSQL's pool; on SQLite the main thread's connection, the reader threads' (their
+ * queries in flight, db/read-db.ts) and the writers on threads of their own (ingest writer, checkpointer).
+ */
+export type PoolStats =
+  | { dialect: 'postgres'; max: number; total: number; idle: number; waiting: number }
+  | { dialect: 'sqlite'; readersBusy: number[] };
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** The pool figures of /metrics; `readersBusy`: the SQLite reader threads' queries in flight. */
+export function poolStats(db: Db, readersBusy: number[] = []): PoolStats {
+  const pool = pools.get(db);
+  if (!pool) return { dialect: 'sqlite', readersBusy };
+  return { dialect: 'postgres', max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
 
 const changesByDb = new WeakMap<Db, TableChanges>();
 
@@ -90,7 +112,9 @@ export function createDb(opts: DbOptions): Db {
       max: 10,
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
     });
-    return withChanges((plugins) => new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins, log: logQuerySpan }));
+    const db = withChanges((plugins) => new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins, log: logQuerySpan }));
+    pools.set(db, pool);
+    return db;
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = new SQLite(sqliteFileOf(opts.dataDir));
@@ -144,15 +168,27 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
  * `schema`: the PostgreSQL schema the database lives in, when not the default. Kysely looks for its migration tables
  * in every schema unless told which, so two schemas migrating at once (parallel test files) would see each other's.
  */
-export async function migrate(db: Db, schema?: string): Promise<string[]> {
+export async function migrate(db: Db, schema?: string, opts: { to?: string } = {}): Promise<string[]> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    // only `up` is handed over: nothing can migrate down
+    provider: { getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, { up: m.up }])) },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  // `to`: stop after that migration (the upgrade test builds a database as an old version left it)
+  const { error, results } = opts.to ? await migrator.migrateTo(opts.to) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Migrations of this version not applied to the database (empty once the start has migrated), and applied ones this
+ * version does not know (a newer version upgraded the database).
+ */
+export async function pendingMigrations(db: Db): Promise<{ pending: string[]; unknown: string[] }> {
+  const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const applied = new Set(rows.rows.map((r) => r.name));
+  return { pending: MIGRATION_NAMES.filter((n) => !applied.has(n)), unknown: [...applied].filter((n) => !MIGRATION_NAMES.includes(n)) };
 }
 
 export async function pingDb(db: Db): Promise<boolean> {

@@ -17,6 +17,8 @@ import { dialectOf } from './dialect.ts';
  */
 export interface ReadDb {
   db: Db;
+  /** queries in flight on each reader thread (/metrics); none on PostgreSQL */
+  busy(): number[];
   close(): Promise<void>;
 }
 
@@ -72,6 +74,10 @@ class ReaderPool {
     });
   }
 
+  busy(): number[] {
+    return this.workers.map((w) => w.busy);
+  }
+
   async close() {
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
     for (const p of this.pending.values()) p.reject(new Error('读取线程已关闭'));
@@ -116,7 +122,7 @@ class ReaderDriver implements Driver {
 export const READERS = Math.max(1, Math.min(2, os.availableParallelism() - 1));
 
 export function openReadDb(db: Db, config: { dataDir: string; databaseUrl?: string }): ReadDb {
-  if (dialectOf(db) === 'postgres' || config.databaseUrl?.startsWith('postgres')) return { db, close: async () => {} };
+  if (dialectOf(db) === 'postgres' || config.databaseUrl?.startsWith('postgres')) return { db, busy: () => [], close: async () => {} };
   const pool = new ReaderPool(sqliteFileOf(config.dataDir), READERS);
   const dialect: Dialect = {
     createAdapter: () => new SqliteAdapter(),
@@ -125,5 +131,5 @@ export function openReadDb(db: Db, config: { dataDir: string; databaseUrl?: stri
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
   const readDb = new Kysely<never>({ dialect, log: logQuerySpan }) as unknown as Db;
-  return { db: readDb, close: () => readDb.destroy() };
+  return { db: readDb, busy: () => pool.busy(), close: () => readDb.destroy() };
 }

@@ -97,6 +97,7 @@ const codesOf = (row: Row) => (typeof row.code === 'string' ? [row.code] : [...r
  */
 export const PUBLIC_OPERATIONS: Readonly<Record<string, string>> = {
   'GET /api/health': 'load balancers probe it without a token; answers the version only',
+  'GET /api/ready': 'load balancers and orchestrators probe readiness without a token; answers which part (database, migrations, broker) is up, nothing else',
   'POST /api/auth/jwt/token': 'the login itself (its lockout and audit are tested in auth.test.ts)',
   'GET /api/auth/jwt/invalid': 'logout revokes the caller\'s own token, whatever it is',
   'GET /api/auth/captcha': 'the login page asks for an image captcha before anyone signs in',

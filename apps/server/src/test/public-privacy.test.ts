@@ -78,6 +78,7 @@ describe('公开接口：演示与隐私', () => {
       await k.call('GET', `/api/v1/tenant/brand?tenantId=${tenantId}`),
       await k.call('GET', '/api/auth/captcha'),
       await k.call('GET', '/api/health'),
+      await k.call('GET', '/api/ready'),
       await k.call('POST', '/api/v1/register/sms-code', { body: { phone: PERSONAL.applicantPhone, captchaId: captcha.captchaId, captchaCode: captcha.answer } }),
       await k.call('POST', '/api/v1/register', { body: { company: '隐私公司', contact: PERSONAL.applicant, phone: PERSONAL.applicantPhone, smsCode: '000000' } }),
       await k.call('GET', '/api/v1/register/applications'),

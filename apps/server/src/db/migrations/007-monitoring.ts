@@ -50,8 +50,3 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('monitor_message_project').on('monitor_message').columns(['project_id', 'read', 'id']).execute();
   await db.schema.createIndex('monitor_message_project_status').on('monitor_message').columns(['project_id', 'status', 'id']).execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('monitor_message').execute();
-  await db.schema.dropTable('monitor_rule').execute();
-}

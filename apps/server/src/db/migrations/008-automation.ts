@@ -130,9 +130,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('automation_overtime_room_month').on('automation_overtime').columns(['area_id', 'month']).unique().execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['automation_overtime', 'automation_cooldown', 'automation_run_result', 'automation_run', 'automation_task', 'automation_scheme', 'automation_program']) {
-    await db.schema.dropTable(t).execute();
-  }
-}

@@ -34,9 +34,3 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create unique index exception_data_one_open on exception_data (device_id, field_code, kind) where handled = 0`.execute(db);
   await db.schema.createIndex('exception_data_project').on('exception_data').columns(['project_id', 'handled', 'id']).execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('exception_data').execute();
-  await db.schema.alterTable('monitor_rule').dropColumn('for_reports').execute();
-  await db.schema.alterTable('monitor_rule').dropColumn('threshold_high').execute();
-}

@@ -180,9 +180,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('payment_order_project').on('payment_order').columns(['project_id', 'id']).execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['payment_order', 'payment_account', 'account_settlement', 'balance_event', 'money_setting', 'account_refund', 'idempotency_key', 'ledger_entry', 'account_device', 'account_room', 'account', 'account_group']) {
-    await db.schema.dropTable(t).execute();
-  }
-}

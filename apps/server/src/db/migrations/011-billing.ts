@@ -189,9 +189,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('handled_at', bigint, notNull)
     .execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['billing_event_done', 'billing_supply', 'billing_bill', 'billing_reading', 'billing_line', 'billing_run', 'billing_device_plan', 'billing_project_plan', 'billing_device_relation', 'billing_share_member', 'billing_share_team', 'billing_device_param', 'billing_tariff']) {
-    await db.schema.dropTable(t).ifExists().execute();
-  }
-}

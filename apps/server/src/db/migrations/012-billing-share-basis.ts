@@ -8,7 +8,3 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('billing_line').addColumn('basis', 'text').execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('billing_line').dropColumn('basis').execute();
-}

@@ -37,11 +37,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await backfillRollups(db);
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('device_rollup_day').execute();
-  await db.schema.dropTable('device_rollup_hour').execute();
-}
-
 /**
  * Fills both roll-ups from device_history in one statement each (window functions, the same on both databases):
  * per (device, field, bucket) the count, sum, min, max, first and last reading and the sum of positive steps.

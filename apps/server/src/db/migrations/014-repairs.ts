@@ -55,7 +55,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('repair_event_repair').on('repair_event').columns(['repair_id', 'id']).execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['repair_event', 'repair_photo', 'repair_record']) await db.schema.dropTable(t).execute();
-}

@@ -28,7 +28,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     from ledger_entry
     group by tenant_id, project_id, account_id, ((created_at + 28800000) / 86400000) * 86400000 - 28800000, book, kind, coalesce(method, '')`.execute(db);
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('ledger_day').execute();
-}

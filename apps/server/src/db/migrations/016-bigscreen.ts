@@ -21,7 +21,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('dataview_share_project').on('dataview_share').columns(['project_id', 'id']).execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable('dataview_share').execute();
-}

@@ -39,7 +39,3 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('department_assignment_department').on('department_assignment').columns(['department_id', 'valid_from']).execute();
   await db.schema.createIndex('department_assignment_project').on('department_assignment').columns(['project_id', 'device_id']).execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['department_assignment', 'department']) await db.schema.dropTable(t).execute();
-}

@@ -46,7 +46,3 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('ops_trace_trace').on('ops_trace').column('trace_id').execute();
   await db.schema.createIndex('ops_trace_at').on('ops_trace').column('at').execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['ops_trace', 'ops_instance']) await db.schema.dropTable(t).execute();
-}

@@ -48,7 +48,3 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint('dict_override_item', ['tenant_id', 'dict_code', 'item_value'])
     .execute();
 }
-
-export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['dict_override', 'registration_code', 'registration_application']) await db.schema.dropTable(t).execute();
-}

@@ -72,6 +72,11 @@ export async function createDeviceCore(deps: {
     awaitOutcome: commands.awaitOutcome,
     /** Forgets the cached device contexts (credentials, enabled, topic prefix) of this process: read again on use. */
     reload: () => `已清空 ${directory.clear()} 台设备的缓存（认证与主题权限），下次连接或上报时重新读取`,
+    /** commands by status (pending, sent, acked, rejected, expired) over every process, for /metrics */
+    async commandCounts(): Promise<Record<string, number>> {
+      const rows = await db.selectFrom('device_command').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+      return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    },
     /** "a command finished" (acked, rejected, expired), in this process */
     onCommandFinished: commands.onFinished,
     /** "a report arrived": called after each committed ingest batch, one call per device report */

@@ -28,7 +28,7 @@ function toRow(r: Omit<Selectable<OpsTraceTable>, 'spans' | 'user_id' | 'dropped
 /**
  * 调用链路追踪: every finished API request passes through `accept` (plugins/trace.ts). Failed (5xx, and 4xx but the 401
  * and 404 noise) and slow ones are kept in ops_trace — the newest `keep` rows — with their spans as JSON, and with a
- * collector configured their spans also go to the OTLP exporter (the sampling: kept requests only). Also counts requests per minute for the registry.
+ * collector configured their spans also go to the OTLP exporter (the sampling: kept requests only).
  */
 export function createTraceStore(deps: { db: Db; instanceId: string; slowMs: number; keep: number; exporter: OtlpExporter | null; onError(err: unknown): void }) {
   const { db } = deps;
@@ -36,20 +36,6 @@ export function createTraceStore(deps: { db: Db; instanceId: string; slowMs: num
   let writing: Promise<void> | null = null;
   let sincePrune = 0;
   let dropped = 0;
-  /** finished requests per second of the last minute (a ring of 60 counters) */
-  const perSecond = new Uint32Array(60);
-  let ringSecond = Math.floor(Date.now() / 1000);
-
-  /** moves the ring to `now`, zeroing the seconds passed since */
-  function advance(now: number): number {
-    const second = Math.floor(now / 1000);
-    if (second > ringSecond) {
-      for (let s = ringSecond + 1; s <= second && s - ringSecond <= 60; s++) perSecond[s % 60] = 0;
-      ringSecond = second;
-    }
-    return second;
-  }
-
   async function write() {
     while (pending.length) {
       const rows = pending;
@@ -84,7 +70,6 @@ export function createTraceStore(deps: { db: Db; instanceId: string; slowMs: num
 
   return {
     accept(r: FinishedRequest) {
-      perSecond[advance(Date.now()) % 60]!++;
       const kept = traceKeptAs(r.facts.status, r.durationMs, deps.slowMs);
       // the exporter gets the kept traces only: exporting every request cost about 60 % of the throughput of a small
       // signed-in read in scripts/bench-trace.mjs (encoding and posting its spans), keeping them ~10 %
@@ -102,14 +87,6 @@ export function createTraceStore(deps: { db: Db; instanceId: string; slowMs: num
         dropped_spans: r.trace.dropped, spans: JSON.stringify(spans),
       });
       if (pending.length >= FLUSH_ROWS) void flush();
-    },
-
-    /** requests finished in the last 60 seconds */
-    requestsPerMinute(now = Date.now()): number {
-      advance(now);
-      let n = 0;
-      for (const c of perSecond) n += c;
-      return n;
     },
 
     /** Writes what waits (tests; shutdown). */

@@ -14,6 +14,13 @@ export interface Report {
   points: Point[];
 }
 
+/** One transaction of the writer, as /metrics counts it: how many messages, how long it took, whether it committed. */
+export interface BatchTiming {
+  messages: number;
+  seconds: number;
+  ok: boolean;
+}
+
 export interface CommittedBatch {
   reports: Report[];
   /** devices of this batch with commands waiting for them */
@@ -53,6 +60,10 @@ export function createBatchWriter(opts: BatchWriterOptions) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let closed = false;
+  const timings: ((t: BatchTiming) => void)[] = [];
+  const timed = (messages: number, started: number, ok: boolean) => {
+    for (const t of timings) t({ messages, seconds: (performance.now() - started) / 1000, ok });
+  };
   // counters of messages that never reach a batch (malformed, refused) still get written now and then
   const counterTimer = setInterval(() => {
     if (!running && counters.dirty()) kick();
@@ -78,11 +89,14 @@ export function createBatchWriter(opts: BatchWriterOptions) {
   async function writeItems(items: Item[]) {
     const reports = items.map((i) => i.report);
     const taken = counters.take({ messages_stored: reports.length });
+    const started = performance.now();
     try {
       const outcome = await sink.write({ ...rowsOf(reports), counters: taken.counters, rejects: taken.rejects, now: Date.now() });
+      timed(reports.length, started, true);
       for (const i of items) i.resolve();
       if (reports.length) opts.onCommitted({ reports, pendingCommandDevices: outcome.pending });
     } catch (err) {
+      timed(reports.length, started, false);
       taken.undo();
       opts.onError(err);
       if (items.length <= 1) {
@@ -109,6 +123,10 @@ export function createBatchWriter(opts: BatchWriterOptions) {
       while (running) await running;
     },
     queued: () => queue.length,
+    /** every transaction's size and duration (/metrics) */
+    onBatch(listener: (t: BatchTiming) => void) {
+      timings.push(listener);
+    },
     async close() {
       closed = true;
       clearInterval(counterTimer);
