@@ -1,4 +1,6 @@
+import { Worker } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
+import { firstSheetTexts } from './xlsx-sheet.mjs';
 import { IMPORT_MAX_ROWS, type ImportModel, type ImportRowError } from '@kelvin/contracts';
 import { AppError, invalid } from '../../lib/errors.ts';
 import { ResultCode } from '@kelvin/contracts';
@@ -58,37 +60,18 @@ export async function buildTemplate(model: ImportModel, choices: Record<string, 
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-/** The text a cell shows, whatever exceljs made of it (numbers, rich text, formulas, hyperlinks, dates). */
-export function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === 'object') {
-    if ('richText' in value) return value.richText.map((t) => t.text).join('').trim();
-    if ('text' in value) return cellText(value.text as ExcelJS.CellValue);
-    if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
-    if ('error' in value) return '';
-  }
-  return String(value).trim();
-}
-
 /**
  * Reads the first sheet of an uploaded .xlsx by the model's column titles. A file that lacks a required column is
  * the wrong template; empty rows are skipped.
  */
 export async function readRows(buffer: Buffer, model: ImportModel): Promise<SheetRow[]> {
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(buffer as unknown as ArrayBuffer);
-  } catch {
-    throw invalid('文件不是有效的 Excel（.xlsx）文件', ['file']);
-  }
-  const sheet = wb.worksheets[0];
-  if (!sheet) throw invalid('文件中没有工作表', ['file']);
+  const sheet = await parseOffThread(buffer);
+  if (sheet.error !== undefined) throw invalid(sheet.error === 'invalid' ? '文件不是有效的 Excel（.xlsx）文件' : '文件中没有工作表', ['file']);
+  // the title row is row 1 (a sheet whose first row is empty has no titles)
+  const [header, ...body]: [number, string[]][] = sheet.rows[0]?.[0] === 1 ? sheet.rows : [[1, []], ...sheet.rows];
   const titles = new Map<string, number>();
-  sheet.getRow(1).eachCell((cell, colNumber) => {
-    const t = bareTitle(cellText(cell.value));
+  header[1].forEach((text, colNumber) => {
+    const t = bareTitle(text);
     if (t && !titles.has(t)) titles.set(t, colNumber);
   });
   const missing = model.columns.filter((c) => c.required && !titles.has(bareTitle(c.title)));
@@ -97,13 +80,11 @@ export async function readRows(buffer: Buffer, model: ImportModel): Promise<Shee
   }
   const columns = model.columns.map((c) => [c.key, titles.get(bareTitle(c.title))] as const);
   const rows: SheetRow[] = [];
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    if (!row.hasValues) continue;
+  for (const [r, cells] of body) {
     const values: Record<string, string> = {};
     let any = false;
     for (const [key, colNumber] of columns) {
-      const v = colNumber ? cellText(row.getCell(colNumber).value) : '';
+      const v = colNumber ? cells[colNumber] ?? '' : '';
       values[key] = v;
       if (v) any = true;
     }
@@ -113,6 +94,16 @@ export async function readRows(buffer: Buffer, model: ImportModel): Promise<Shee
   }
   if (!rows.length) throw invalid('文件中没有数据行：请从第 2 行起每行填写一条数据（各列的填写示例见「说明」工作表）', ['file']);
   return rows;
+}
+
+/** The workbook parsed in a worker thread of its own (xlsx-sheet.worker.mjs), which exits when it has answered. */
+function parseOffThread(buffer: Buffer): ReturnType<typeof firstSheetTexts> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./xlsx-sheet.worker.mjs', import.meta.url), { workerData: { buffer } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => code !== 0 && reject(new Error(`表格解析线程退出（${code}）`)));
+  });
 }
 
 /** Collects row errors; `fail()` rejects the whole import with every reason (all or nothing). */
