@@ -120,7 +120,10 @@ beforeAll(async () => {
     params: (o.parameters ?? []).filter((p) => p.in === 'path' || p.in === 'query'),
     body: o.requestBody?.content['application/json']?.schema ?? null,
   })));
-  tables = (await k.db.introspection.getTables()).map((t) => t.name).filter((n) => !UNSNAPSHOTTED.has(n)).sort();
+  // this installation's tables only: on PostgreSQL other test runs' schemas share the database
+  const schema = k.kelvin.app.config.databaseSchema;
+  tables = (await k.db.introspection.getTables()).filter((t) => !schema || t.schema === schema)
+    .map((t) => t.name).filter((n) => !UNSNAPSHOTTED.has(n)).sort();
 });
 afterAll(() => k?.close());
 
