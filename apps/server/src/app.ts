@@ -29,6 +29,7 @@ import { adminRoutes, createAdminServices } from './modules/admin/index.ts';
 import { createSystemServices, removeTenantSettings, systemRoutes } from './modules/system/index.ts';
 import { createImportService, importRoutes } from './modules/imports/index.ts';
 import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
+import { createBroker, type Broker } from './modules/broker/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
 import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
@@ -52,6 +53,8 @@ export interface Kelvin {
   mqtt: MqttHub | null;
   /** the device core: ingest, state and history, commands, the operation log */
   devices: DeviceCore;
+  /** devices on an external broker: Mosquitto dynamic security, EMQX's HTTP auth */
+  broker: Broker;
   /** monitoring rules and alarms */
   monitoring: Monitoring;
   /** accounts and money (the ledger, payments, threshold events) */
@@ -79,7 +82,10 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled ? await startMqtt({ port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup }) : null;
+  const mqtt = config.mqttEnabled ? await startMqtt({
+    port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
+    username: config.mqttUsername, password: config.mqttPassword, clientId: config.mqttClientId,
+  }) : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
@@ -111,6 +117,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const onError = (what: string) => (err: unknown) => app.log.error({ err }, what);
   const live = await createLiveHub({ db, databaseUrl: config.databaseUrl, schema: config.databaseSchema, onError: onError('live') });
   const devices = await createDeviceCore({ db, config, mqtt, live, projects, log: app.log });
+  // an external broker's device accounts follow the core's credentials (Mosquitto), or ask Kelvin (EMQX)
+  const broker = createBroker({ db, config, core: devices, log: app.log });
   const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
   const monitoring = createMonitoring({
@@ -251,6 +259,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await app.register(systemRoutes, system);
   await app.register(importRoutes, { imports, projects });
   await devices.routes(app);
+  await broker.routes(app);
   await app.register(liveRoutes, { hub: live, auth, projects });
   await deviceManagement.routes(app);
   await app.register(factoryTestRoutes, { factory });
@@ -271,6 +280,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
 
   processHealth(); // event-loop delay sampling from the start (service monitor, soak benchmark)
   await ops.start();
+  await broker.start();
   // The in-process simulator (KELVIN_SIMULATOR=on): the demo tenant's devices as real MQTT clients.
   let simulator: Simulator | null = null;
   if (config.simulator && mqtt) {
@@ -291,6 +301,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     db,
     mqtt,
     devices,
+    broker,
     monitoring,
     accounts,
     automation,
@@ -306,6 +317,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       await monitoring.exceptions.stop();
       await automation.stop();
       billing.stop();
+      await broker.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await db.destroy();

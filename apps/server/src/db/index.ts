@@ -25,6 +25,7 @@ import * as m016 from './migrations/016-bigscreen.ts';
 import * as m017 from './migrations/017-departments.ts';
 import * as m018 from './migrations/018-ops.ts';
 import * as m019 from './migrations/019-registration.ts';
+import * as m020 from './migrations/020-broker.ts';
 
 export type Db = Kysely<Database>;
 
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '017-departments': m017,
   '018-ops': m018,
   '019-registration': m019,
+  '020-broker': m020,
 };
 
 // 64-bit integers (ids, epoch ms) come back as JS numbers; they stay far below 2^53.
