@@ -36,7 +36,7 @@ function dynsecAccount(username, password, rolename) {
 /**
  * Starts mosquitto with dynamic security; `admin` is the account allowed `$CONTROL/dynamic-security/#` and `$SYS/#`
  * (what `mosquitto_ctrl dynsec init` makes). Settings for Kelvin's ingest: no in-flight cap on messages to a client
- * (PUBACK waits for the commit) and an unbounded queue for a persistent session whose process is down.
+ * (PUBACK waits for the commit) and a deep queue for a persistent session whose process is down.
  */
 export async function startMosquitto({ admin = { username: 'kelvin-admin', password: crypto.randomBytes(12).toString('hex') } } = {}) {
   const found = findMosquitto();
@@ -66,7 +66,8 @@ export async function startMosquitto({ admin = { username: 'kelvin-admin', passw
     `plugin_opt_config_file ${path.join(dir, 'dynsec.json')}`,
     'persistence false',
     'max_inflight_messages 0',
-    'max_queued_messages 0',
+    // a bound, not 0: with "no maximum" Mosquitto 2.0.11 drops an MQTT 5 client whose QoS 1 publish it refused
+    'max_queued_messages 1000000',
     'log_dest topic',
     `log_dest file ${logFile}`,
     'log_type error', 'log_type warning', 'log_type notice', 'log_type information',

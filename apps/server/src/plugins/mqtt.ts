@@ -99,6 +99,8 @@ async function startExternal(opts: { url: string; shareGroup?: string; username?
     clientId: opts.clientId ?? `kelvin-server-${process.pid}-${Date.now().toString(36)}`,
     clean: !opts.clientId,
     reconnectPeriod: 2000,
+    // a refused CONNECT is retried too: the account may be made a moment later (dynamic security, by Kelvin itself)
+    reconnectOnConnackError: true,
     ...(opts.username !== undefined && { username: opts.username }),
     ...(opts.password !== undefined && { password: opts.password }),
   });
