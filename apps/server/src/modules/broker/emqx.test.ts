@@ -22,7 +22,7 @@ async function emqx(path: '/api/mqtt/auth' | '/api/mqtt/acl', body: Record<strin
     headers: { 'content-type': 'application/json', ...(token !== null ? { [TOKEN_HEADER]: token } : {}) },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { result: string; is_superuser?: boolean } };
 }
 const auth = (clientid: string, username: string, password: string) => emqx('/api/mqtt/auth', { clientid, username, password, peerhost: '10.0.0.9' });
 const acl = (d: { code: string }, action: 'publish' | 'subscribe', topic: string, username = d.code) =>
