@@ -101,6 +101,8 @@ async function startExternal(opts: { url: string; shareGroup?: string; username?
     reconnectPeriod: 2000,
     // a refused CONNECT is retried too: the account may be made a moment later (dynamic security, by Kelvin itself)
     reconnectOnConnackError: true,
+    // connected once the ingest's handlers are in place: a resumed session delivers what it held at once
+    manualConnect: true,
     ...(opts.username !== undefined && { username: opts.username }),
     ...(opts.password !== undefined && { password: opts.password }),
   });
@@ -164,6 +166,7 @@ async function startExternal(opts: { url: string; shareGroup?: string; username?
     status: () => (client.connected ? 'up' : 'down'),
     setHandlers: (h) => {
       handlers = h;
+      if (!client.connected && !client.reconnecting) client.connect();
     },
     publish: async (topic, payload) => {
       await client.publishAsync(topic, payload, { qos: 1 });
@@ -171,8 +174,16 @@ async function startExternal(opts: { url: string; shareGroup?: string; username?
     isConnected: () => null,
     connectedCount: () => null,
     disconnect: () => {},
-    // the writer drains after this (devices' close): PUBACKs still held are not sent, the broker delivers them again
-    close: () => client.endAsync().then(() => undefined),
+    // Leaving for good: unsubscribe first, or the broker keeps handing this persistent session its share of the
+    // messages; then let what was already delivered be stored and acknowledged (bounded), then disconnect. What is
+    // still unacknowledged then stays with the session and is delivered again to this client id.
+    close: async () => {
+      if (client.connected) await client.unsubscribeAsync(ingestFilters(opts.shareGroup)).catch(() => {});
+      const until = Date.now() + 5000;
+      while (inflight > 0 && client.connected && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setImmediate(r)); // the PUBACKs released by the last commit
+      await client.endAsync();
+    },
   };
 }
 
