@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
 import { buildKelvin } from './app.ts';
+import { redactUrlPassword } from './lib/redact.ts';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
@@ -23,7 +24,7 @@ async function main() {
     `  控制台地址:  ${url}`,
     `  接口文档:    ${url}/api/docs`,
     `  数据目录:    ${config.databaseUrl ? '(PostgreSQL)' : config.dataDir}`,
-    `  MQTT:        ${config.mqttUrl ?? `mqtt://localhost:${kelvin.mqtt?.port ?? config.mqttPort}（内置）`}`,
+    `  MQTT:        ${config.mqttUrl ? redactUrlPassword(config.mqttUrl) : `mqtt://localhost:${kelvin.mqtt?.port ?? config.mqttPort}（内置）`}`,
   ];
   const { admin, demo } = kelvin.firstStart;
   if (admin) lines.push(`  平台管理员:  ${admin.username} / ${admin.generated ? admin.password : '(KELVIN_ADMIN_PASSWORD)'}   ← 仅显示这一次，请妥善保存`);
