@@ -8,7 +8,7 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'Bench#Admin-2026';
-/** KELVIN_BENCH_PROFILE=dir: the server and the load generator write V8 CPU profiles (.cpuprofile) there. */
+/** KELVIN_BENCH_PROFILE=dir: the server and the load generator write V8 CPU profiles (.cpuprofile) there. KELVIN_BENCH_LOGS=1: the servers' log lines go to stderr. */
 const profileArgs = process.env.KELVIN_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.KELVIN_BENCH_PROFILE)}`] : [];
 
 export async function freePort() {
@@ -48,7 +48,7 @@ export async function startServer(extraEnv = {}, postgres = undefined, reuse = u
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`服务退出 (${code}):\n${output}`)));
   });
-  child.stdout.on('data', () => {});
+  child.stdout.on('data', (c) => { if (process.env.KELVIN_BENCH_LOGS) process.stderr.write(c); });
   child.stderr.on('data', (c) => process.stderr.write(c));
   return {
     /** the start banner (the demo tenant's one-time password is in it) */

@@ -115,13 +115,15 @@ async function run(n, { kill = false } = {}) {
   });
   await sim.done;
   stream.stop().catch(() => {});
-  // drained: the committed count stops moving (what the broker still held has been handed over and stored)
-  let last = -1;
-  for (let quiet = 0; quiet < 3;) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const now = await stored();
-    quiet = now === last ? quiet + 1 : 0;
+  // drained: every acknowledged report stored, or nothing new for 20 s (what the broker still held is handed over)
+  const reportsSince = () => scalar(`select count(*) as n from (select distinct device_id, ts from device_history where ts >= $1) r`, [from]);
+  for (let last = -1, quietSince = Date.now(); ;) {
+    const now = await reportsSince();
+    if (now >= load.acked) break;
+    if (now !== last) quietSince = Date.now();
+    if (Date.now() - quietSince > 20_000) break;
     last = now;
+    await new Promise((r) => setTimeout(r, 1000));
   }
   clearInterval(sampler);
   await stream.stop();
@@ -132,7 +134,7 @@ async function run(n, { kill = false } = {}) {
   const steady = samples.filter((s) => s.at >= warm && s.at <= loadStart + seconds * 1000);
   const committed = steady.length > 1 ? Math.round((steady.at(-1).stored - steady[0].stored) / ((steady.at(-1).at - steady[0].at) / 1000)) : 0;
   // exactly once: each report is 3 readings under one (device, ts); none twice (the key forbids it), none missing
-  const reports = await scalar(`select count(*) as n from (select distinct device_id, ts from device_history where ts >= $1) r`, [from]);
+  const reports = await reportsSince();
   const points = await scalar('select count(*) as n from device_history where ts >= $1', [from]);
   const total = (await stored()) - before;
   const row = {

@@ -68,7 +68,8 @@ export function createBrokerSync(deps: { db: Db; core: DeviceCore; options: Brok
   });
 
   function check(responses: { command: string; error?: string }[]) {
-    const failed = responses.filter((r) => r.error);
+    // several processes re-syncing at once (all start together) make the same account or role: the first one wins
+    const failed = responses.filter((r) => r.error && !(r.command.startsWith('create') && r.error.endsWith('already exists')));
     if (failed.length) deps.log.warn(`动态安全命令失败：${failed.slice(0, 5).map((r) => `${r.command}（${r.error}）`).join('，')}${failed.length > 5 ? ` 等 ${failed.length} 条` : ''}`);
   }
 
