@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -203,4 +204,28 @@ export async function createQuietRules(base, token, projectId, n) {
       ...kinds[(i + j) % kinds.length](i + j),
     })));
   }
+}
+
+/** The live stream: every event goes to `onEvent`. */
+export function openLive(base, token, onEvent) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${base}/api/v1/live?token=${encodeURIComponent(token)}`, { headers: { accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`live ${res.statusCode}`));
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) onEvent(event, JSON.parse(data), performance.now());
+        }
+      });
+      resolve(req);
+    });
+    req.on('error', reject);
+  });
 }

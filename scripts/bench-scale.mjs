@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { cpuSeconds, loginAdmin, machine, percentile, simulate, startServer } from './bench-lib.mjs';
+import { cpuSeconds, loginAdmin, machine, openLive, percentile, simulate, startServer } from './bench-lib.mjs';
 import { startMosquitto } from './mosquitto-lib.mjs';
 
 const { values } = parseArgs({
@@ -62,34 +62,20 @@ async function startProcesses(n) {
 }
 
 /** The browser's view: device events on process 1's stream; latency = arrival − the report's timestamp (its publish time). */
-function watchStream(server, token) {
+async function watchStream(server, token) {
   const latencies = [];
-  const controller = new AbortController();
   let recording = false;
-  const done = (async () => {
-    const res = await fetch(`${server.url}/api/v1/live?token=${encodeURIComponent(token)}`, { signal: controller.signal });
-    const decoder = new TextDecoder();
-    let buf = '';
-    for await (const chunk of res.body) {
-      buf += decoder.decode(chunk, { stream: true });
-      let i;
-      while ((i = buf.indexOf('\n\n')) >= 0) {
-        const block = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        if (!recording || !block.startsWith('event: device')) continue;
-        const data = JSON.parse(block.slice(block.indexOf('data: ') + 6));
-        latencies.push(Date.now() - data.ts);
-      }
-    }
-  })().catch(() => {});
-  return { latencies, start: () => (recording = true), stop: async () => { recording = false; controller.abort(); await done; } };
+  const req = await openLive(server.url, token, (event, data) => {
+    if (recording && event === 'device') latencies.push(Date.now() - data.ts);
+  });
+  return { latencies, start: () => (recording = true), stop: () => { recording = false; req.destroy(); } };
 }
 
 async function run(n, { kill = false } = {}) {
   const servers = await startProcesses(n);
   const cpu0 = servers.map((s) => cpuSeconds(s.child.pid));
   const token = await loginAdmin(servers[0].url);
-  const stream = watchStream(servers[0], token);
+  const stream = await watchStream(servers[0], token);
   const before = await stored();
   const from = Date.now();
   const samples = [];
@@ -114,7 +100,7 @@ async function run(n, { kill = false } = {}) {
     } else if (msg.acked !== undefined) load = msg;
   });
   await sim.done;
-  stream.stop().catch(() => {});
+  stream.stop();
   // drained: every acknowledged report stored, or nothing new for 20 s (what the broker still held is handed over)
   const reportsSince = () => scalar(`select count(*) as n from (select distinct device_id, ts from device_history where ts >= $1) r`, [from]);
   for (let last = -1, quietSince = Date.now(); ;) {
@@ -126,7 +112,6 @@ async function run(n, { kill = false } = {}) {
     await new Promise((r) => setTimeout(r, 1000));
   }
   clearInterval(sampler);
-  await stream.stop();
   const wall = (Date.now() - from) / 1000;
   const cpu = servers.map((s, i) => (kill && i === n - 1 ? null : Math.round(((cpuSeconds(s.child.pid) - cpu0[i]) / wall) * 100)));
   // steady part: after a quarter of the run (≤ 5 s of warm-up) until the load stops
