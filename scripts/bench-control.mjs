@@ -2,9 +2,8 @@
 // each a real MQTT client), then set-temperature commands through the API: command → device acknowledgement →
 // the reported value committed and visible. Timings come from the live event stream (emitted after commit) and each
 // result is checked against GET /device/detail.
-import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { api, cpuSeconds, loginAdmin, machine, percentile, simulate, startServer, waitOnline } from './bench-lib.mjs';
+import { api, cpuSeconds, loginAdmin, machine, openLive, percentile, simulate, startServer, waitOnline } from './bench-lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -17,30 +16,6 @@ const DEVICES = Number(values.devices);
 const COMMANDS = Number(values.commands);
 const CONCURRENCY = Number(values.concurrency);
 const TIMEOUT_MS = 15_000;
-
-/** The live stream: every event goes to `onEvent`. */
-function openLive(base, token, onEvent) {
-  return new Promise((resolve, reject) => {
-    const req = http.get(`${base}/api/v1/live?token=${encodeURIComponent(token)}`, { headers: { accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`live ${res.statusCode}`));
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => {
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event && data) onEvent(event, JSON.parse(data), performance.now());
-        }
-      });
-      resolve(req);
-    });
-    req.on('error', reject);
-  });
-}
 
 const server = await startServer();
 let sim;

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { tsImport } from 'tsx/esm/api';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'Bench#Admin-2026';
-/** KELVIN_BENCH_PROFILE=dir: the server and the load generator write V8 CPU profiles (.cpuprofile) there. */
+/** KELVIN_BENCH_PROFILE=dir: the server and the load generator write V8 CPU profiles (.cpuprofile) there. KELVIN_BENCH_LOGS=1: the servers' log lines go to stderr. */
 const profileArgs = process.env.KELVIN_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.KELVIN_BENCH_PROFILE)}`] : [];
 
 export async function freePort() {
@@ -52,7 +53,7 @@ export async function startServer(extraEnv = {}, postgres = undefined, reuse = u
     child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`服务退出 (${code}):\n${output}`)));
   });
-  child.stdout.on('data', () => {});
+  child.stdout.on('data', (c) => { if (process.env.KELVIN_BENCH_LOGS) process.stderr.write(c); });
   child.stderr.on('data', (c) => process.stderr.write(c));
   return {
     /** the start banner (the demo tenant's one-time password is in it) */
@@ -260,4 +261,28 @@ export function loopSampler(registry, pid) {
     },
     stop: () => clearInterval(timer),
   };
+}
+
+/** The live stream: every event goes to `onEvent`. */
+export function openLive(base, token, onEvent) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${base}/api/v1/live?token=${encodeURIComponent(token)}`, { headers: { accept: 'text/event-stream' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`live ${res.statusCode}`));
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) onEvent(event, JSON.parse(data), performance.now());
+        }
+      });
+      resolve(req);
+    });
+    req.on('error', reject);
+  });
 }

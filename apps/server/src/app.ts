@@ -34,6 +34,7 @@ import { adminRoutes, createAdminServices } from './modules/admin/index.ts';
 import { createSystemServices, removeTenantSettings, systemRoutes } from './modules/system/index.ts';
 import { createImportService, importRoutes } from './modules/imports/index.ts';
 import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
+import { createBroker, type Broker } from './modules/broker/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
 import { createMonitoring, type Monitoring } from './modules/monitoring/index.ts';
@@ -57,6 +58,8 @@ export interface Kelvin {
   mqtt: MqttHub | null;
   /** the device core: ingest, state and history, commands, the operation log */
   devices: DeviceCore;
+  /** devices on an external broker: Mosquitto dynamic security, EMQX's HTTP auth */
+  broker: Broker;
   /** monitoring rules and alarms */
   monitoring: Monitoring;
   /** accounts and money (the ledger, payments, threshold events) */
@@ -88,6 +91,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const mqtt = config.mqttEnabled
     ? await startMqtt({
       port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
+      username: config.mqttUsername, password: config.mqttPassword, clientId: config.mqttClientId,
       tlsPort: config.mqttTlsPort, wsPort: config.mqttWsPort, tls: config.mqttTls,
     })
     : null;
@@ -132,6 +136,8 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const reads = openReadDb(db, config);
   const checkpointer = config.databaseUrl?.startsWith('postgres') ? null : startCheckpointer(sqliteFileOf(config.dataDir));
   const devices = await createDeviceCore({ db, readDb: reads.db, config, mqtt, live, projects, log: app.log });
+  // an external broker's device accounts follow the core's credentials (Mosquitto), or ask Kelvin (EMQX)
+  const broker = createBroker({ db, config, core: devices, log: app.log });
   const deviceManagement = createDeviceManagement({ db, projects, core: devices, mqtt, mqttUrl: config.mqttUrl });
   const factory = createFactoryTestService({ db, projects, core: devices, onError: onError('factory test') });
   const monitoring = createMonitoring({
@@ -280,6 +286,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   await app.register(systemRoutes, system);
   await app.register(importRoutes, { imports, projects });
   await devices.routes(app);
+  await broker.routes(app);
   await app.register(liveRoutes, { hub: live, auth, projects });
   await deviceManagement.routes(app);
   await app.register(factoryTestRoutes, { factory });
@@ -301,6 +308,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
 
   processHealth(); // event-loop delay sampling from the start (service monitor, soak benchmark)
   await ops.start();
+  await broker.start();
   // The in-process simulator (KELVIN_SIMULATOR=on): the demo tenant's devices as real MQTT clients.
   let simulator: Simulator | null = null;
   if (config.simulator && mqtt) {
@@ -321,6 +329,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
     db,
     mqtt,
     devices,
+    broker,
     monitoring,
     accounts,
     automation,
@@ -336,6 +345,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       await monitoring.exceptions.stop();
       await automation.stop();
       billing.stop();
+      await broker.stop();
       await devices.close(); // drains the ingest around closing the broker
       await live.close();
       await changeFeed?.close();

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -26,6 +27,20 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().regex(/^[0-9A-Fa-f.:/,\s]*$/, 'TRUST_PROXY 只能是以逗号分隔的 IP 地址或网段').default(''),
   // shared-subscription group of the ingest on an external broker ('' = plain subscription, a single process)
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]*$/, 'MQTT_SHARE_GROUP 只能含字母、数字、下划线或减号').default('kelvin'),
+  // the ingest's account on an external broker (or user:password in MQTT_URL)
+  MQTT_USERNAME: z.string().optional(),
+  MQTT_PASSWORD: z.string().optional(),
+  // the ingest's client id on an external broker: stable per process, so its persistent session (and the reports the
+  // broker holds for it after a crash) is found again on restart; default kelvin-{host}-{PORT}
+  MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'MQTT_CLIENT_ID 只能含字母、数字、点、下划线或减号（最多 64 个）').optional(),
+  // Mosquitto's dynamic-security plugin managed by Kelvin: a broker client and role per device
+  MQTT_DYNSEC: z.enum(['on', 'off']).default('off'),
+  MQTT_DYNSEC_USER: z.string().optional(),
+  MQTT_DYNSEC_PASSWORD: z.string().optional(),
+  // full re-sync of the broker's clients besides the one at start (0: only at start)
+  MQTT_DYNSEC_RESYNC_MINUTES: z.coerce.number({ error: 'MQTT_DYNSEC_RESYNC_MINUTES 须为分钟数' }).int().min(0).max(1440).default(10),
+  // shared secret of the EMQX HTTP authentication/authorization calls (header x-kelvin-broker-token); unset: no such endpoints
+  KELVIN_BROKER_AUTH_TOKEN: z.string().min(16, 'KELVIN_BROKER_AUTH_TOKEN 至少 16 个字符').optional().or(z.literal('')),
   KELVIN_SIMULATOR: z.enum(['on', 'off']).default('off'),
   // how often a simulated device drops off the network, per device and hour (0 for browser journeys that command devices)
   KELVIN_SIM_DROPOUTS: z.coerce.number({ error: 'KELVIN_SIM_DROPOUTS 须为每台设备每小时的掉线次数' }).min(0).max(60).default(0.3),
@@ -83,6 +98,14 @@ export interface KelvinConfig {
   trustProxy: string[];
   /** $share group for the ingest subscription on an external broker; empty: plain subscription */
   mqttShareGroup?: string;
+  /** the ingest's account and client id on an external broker */
+  mqttUsername?: string;
+  mqttPassword?: string;
+  mqttClientId?: string;
+  /** Mosquitto dynamic security managed by Kelvin (admin account of `$CONTROL/dynamic-security/v1`) */
+  dynsec?: { user: string; password: string; resyncMs: number };
+  /** shared secret of the EMQX HTTP authentication/authorization endpoints; absent: they answer 404 */
+  brokerAuthToken?: string;
   /** false: no broker at all (most API tests). */
   mqttEnabled: boolean;
   simulator: boolean;
@@ -109,6 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     throw new Error(`环境变量有误:\n${lines}`);
   }
   const e = parsed.data;
+  if (e.MQTT_DYNSEC === 'on' && (!e.MQTT_URL || !e.MQTT_DYNSEC_USER || !e.MQTT_DYNSEC_PASSWORD)) {
+    throw new Error('环境变量有误:\n  MQTT_DYNSEC: 开启动态安全需要 MQTT_URL、MQTT_DYNSEC_USER 与 MQTT_DYNSEC_PASSWORD');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -124,6 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): KelvinConfig {
     mqttWsPort: e.MQTT_WS_PORT,
     mqttTls: e.MQTT_TLS_CERT && e.MQTT_TLS_KEY ? { certFile: path.resolve(e.MQTT_TLS_CERT), keyFile: path.resolve(e.MQTT_TLS_KEY) } : undefined,
     mqttShareGroup: e.MQTT_SHARE_GROUP,
+    mqttUsername: e.MQTT_USERNAME || undefined,
+    mqttPassword: e.MQTT_PASSWORD || undefined,
+    mqttClientId: e.MQTT_CLIENT_ID || (e.MQTT_URL ? `kelvin-${os.hostname().replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 40)}-${e.PORT}` : undefined),
+    dynsec: e.MQTT_DYNSEC === 'on' ? { user: e.MQTT_DYNSEC_USER!, password: e.MQTT_DYNSEC_PASSWORD!, resyncMs: e.MQTT_DYNSEC_RESYNC_MINUTES * 60_000 } : undefined,
+    brokerAuthToken: e.KELVIN_BROKER_AUTH_TOKEN || undefined,
     mqttEnabled: true,
     simulator: e.KELVIN_SIMULATOR === 'on',
     simulatorDropouts: e.KELVIN_SIM_DROPOUTS,

@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config.ts';
 import { buildKelvin } from './app.ts';
+import { redactUrlPassword } from './lib/redact.ts';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
@@ -33,7 +34,7 @@ async function main() {
     `  控制台地址:  ${url}`,
     `  接口文档:    ${url}/api/docs`,
     `  数据目录:    ${config.databaseUrl ? '(PostgreSQL)' : config.dataDir}`,
-    `  MQTT:        ${config.mqttUrl ?? `mqtt://localhost:${kelvin.mqtt?.port ?? config.mqttPort}（内置）`}`,
+    `  MQTT:        ${config.mqttUrl ? redactUrlPassword(config.mqttUrl) : `mqtt://localhost:${kelvin.mqtt?.port ?? config.mqttPort}（内置）`}`,
   ];
   if (kelvin.mqtt?.tlsPort) lines.push(`  MQTTS:       mqtts://localhost:${kelvin.mqtt.tlsPort}`);
   if (kelvin.mqtt?.wsPort) lines.push(`  WebSocket:   ${kelvin.mqtt.wsSecure ? 'wss' : 'ws'}://localhost:${kelvin.mqtt.wsPort}/mqtt`);

@@ -27,6 +27,7 @@ import * as m017 from './migrations/017-departments.ts';
 import * as m018 from './migrations/018-ops.ts';
 import * as m019 from './migrations/019-registration.ts';
 import * as m020 from './migrations/020-performance.ts';
+import * as m021 from './migrations/021-broker.ts';
 
 export type Db = Kysely<Database>;
 
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '018-ops': m018,
   '019-registration': m019,
   '020-performance': m020,
+  '021-broker': m021,
 };
 
 /** every migration of this version, in order */

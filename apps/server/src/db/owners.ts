@@ -88,6 +88,8 @@ export const TABLE_OWNERS = {
   dict_override: 'dictionary',
   department: 'departments',
   department_assignment: 'departments',
+  broker_client: 'broker',
+  broker_lease: 'broker',
 } as const;
 
 /**

@@ -804,6 +804,20 @@ export interface RepairEventTable {
   actor_name: string | null;
   at: Millis;
 }
+/** The secret (its hash) an external broker's account of a device was last given. */
+export interface BrokerClientTable {
+  device_code: string;
+  secret_hash: string;
+  synced_at: Millis;
+}
+
+/** Who does the periodic broker work for every process, until when. */
+export interface BrokerLeaseTable {
+  name: string;
+  holder: string;
+  until: Millis;
+}
+
 export interface OpsInstanceTable {
   id: string;
   host: string;
@@ -983,4 +997,6 @@ export interface Database {
   billing_event_done: BillingEventDoneTable;
   ops_instance: OpsInstanceTable;
   ops_trace: OpsTraceTable;
+  broker_client: BrokerClientTable;
+  broker_lease: BrokerLeaseTable;
 }

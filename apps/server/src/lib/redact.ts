@@ -18,3 +18,15 @@ export function redactUri(uri: string): string {
   });
   return `${uri.slice(0, q)}?${params.join('&')}`;
 }
+
+/** A broker or database URL with the password of its user info replaced by `***` (for banners and logs). */
+export function redactUrlPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.password) return url;
+    u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestKelvin, twoTenants, type TenantWithProject, type TestClient } from '../test/harness.ts';
 import { connectDevice, createTestDevice, upPayload, type TestDevice } from '../modules/devices/test-fixtures.ts';
+import { openSse } from '../test/sse.ts';
 import { createLiveHub, type LiveMessage } from './live.ts';
 
 let k: TestClient;
@@ -10,56 +11,8 @@ let base: string;
 let a: TenantWithProject, tokenA: string, tokenB: string;
 let dev: TestDevice;
 
-interface SseEvent { event: string; data: any }
-
-/** Opens the SSE stream; `next(pred)` resolves with the first matching event. */
-function openStream(url: string, headers: Record<string, string> = {}) {
-  const events: SseEvent[] = [];
-  const waiters: { pred: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }[] = [];
-  let status = 0;
-  const ready = new Promise<number>((resolve) => {
-    const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
-      status = res.statusCode ?? 0;
-      resolve(status);
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (!event || data === undefined) continue;
-          const e = { event, data: JSON.parse(data) };
-          events.push(e);
-          for (const w of [...waiters]) if (w.pred(e)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(e);
-          }
-        }
-      });
-    });
-    streams.push(req);
-  });
-  return {
-    ready,
-    events,
-    next(pred: (e: SseEvent) => boolean, timeoutMs = 5000) {
-      const hit = events.find(pred);
-      if (hit) return Promise.resolve(hit);
-      return new Promise<SseEvent>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no such event')), timeoutMs);
-        waiters.push({ pred, resolve: (e) => {
-          clearTimeout(timer);
-          resolve(e);
-        } });
-      });
-    },
-  };
-}
 const streams: http.ClientRequest[] = [];
+const openStream = (url: string, headers: Record<string, string> = {}) => openSse(url, headers, streams);
 
 beforeAll(async () => {
   k = await startTestKelvin({ mqttEnabled: true, mqttPort: 0 });

@@ -54,6 +54,24 @@ export interface MqttHub {
 }
 
 const WILDCARD_ID = /[+#/\s]/;
+
+/**
+ * The device rules every broker applies alike (the embedded one here, Mosquitto's dynamic security through the
+ * roles Kelvin writes, EMQX through Kelvin's HTTP endpoints): who may connect at all, and which topics are its own.
+ */
+export const deviceRules = {
+  /** Refusal of a CONNECT before the secret is checked: empty or wildcard client id, no credentials, a borrowed name. */
+  connect(clientId: string, username: string | undefined, password: string | Buffer | undefined): { reason: RefuseReason; detail: string } | null {
+    if (!clientId || WILDCARD_ID.test(clientId)) return { reason: 'client_id', detail: '客户端标识为空或含通配符' };
+    if (!username || !password || password.length === 0) return { reason: 'anonymous', detail: '未提供用户名或密码' };
+    if (username !== clientId) return { reason: 'auth', detail: '用户名与客户端标识不一致' };
+    return null;
+  },
+  /** the topics a device publishes to: its up and ack */
+  publishTopics: (prefix: string) => [`${prefix}up`, `${prefix}ack`],
+  /** the filters a device may subscribe to: its down topic (or its own subtree, which carries only down for it) */
+  subscribeFilters: (prefix: string) => [`${prefix}down`, `${prefix}#`, `${prefix}+`],
+};
 const noHandlers: MqttHandlers = {
   authenticate: async () => null,
   message: async () => {},
@@ -68,25 +86,72 @@ export function ingestFilters(shareGroup: string | undefined): string[] {
 }
 
 /** Embedded aedes broker (default) or a client of an external broker (MQTT_URL); the same handlers serve both. */
-export async function startMqtt(opts: { port: number; host?: string; url?: string; shareGroup?: string } & Omit<ExtraListenerOptions, 'host'>): Promise<MqttHub> {
-  const hub = opts.url ? await startExternal(opts.url, opts.shareGroup) : await startEmbedded({ ...opts, host: opts.host ?? '0.0.0.0' });
+export async function startMqtt(opts: { port: number; host?: string; url?: string; shareGroup?: string; username?: string; password?: string; clientId?: string } & Omit<ExtraListenerOptions, 'host'>): Promise<MqttHub> {
+  const hub = opts.url ? await startExternal({ ...opts, url: opts.url }) : await startEmbedded({ ...opts, host: opts.host ?? '0.0.0.0' });
   // a publish made while serving a request (a command) is a span of its trace
   const publish = hub.publish;
   hub.publish = (topic, payload) => withSpan('MQTT 发布', 'producer', { 'messaging.destination': topic }, () => publish(topic, payload));
   return hub;
 }
 
-async function startExternal(url: string, shareGroup: string | undefined): Promise<MqttHub> {
+/** How many handled-but-unacknowledged messages may pile up before this client stops reading (backpressure). */
+const HIGH_WATER = 20_000;
+
+async function startExternal(opts: { url: string; shareGroup?: string; username?: string; password?: string; clientId?: string }): Promise<MqttHub> {
   let handlers = noHandlers;
-  const client = mqtt.connect(url, { clientId: `kelvin-server-${process.pid}-${Date.now().toString(36)}`, reconnectPeriod: 2000, clean: true });
+  // A stable client id (MQTT_CLIENT_ID) keeps a persistent session: what the broker handed to this process and did not
+  // get acknowledged (the process died before the batch committed) is delivered again when the process is back, and
+  // the broker queues this member's share of the messages meanwhile. Without one (tests), a clean session.
+  const client = mqtt.connect(opts.url, {
+    clientId: opts.clientId ?? `kelvin-server-${process.pid}-${Date.now().toString(36)}`,
+    clean: !opts.clientId,
+    reconnectPeriod: 2000,
+    // a refused CONNECT is retried too: the account may be made a moment later (dynamic security, by Kelvin itself)
+    reconnectOnConnackError: true,
+    // connected once the ingest's handlers are in place: a resumed session delivers what it held at once
+    manualConnect: true,
+    ...(opts.username !== undefined && { username: opts.username }),
+    ...(opts.password !== undefined && { password: opts.password }),
+  });
   client.on('connect', () => {
-    client.subscribe(ingestFilters(shareGroup), { qos: 1 });
+    client.subscribe(ingestFilters(opts.shareGroup), { qos: 1 });
   });
   client.on('error', () => {}); // reconnects on its own; status() reports 'down' meanwhile
-  // mqtt.js handles one message at a time and sends PUBACK after `done`: acknowledge at once while the writer keeps
-  // up, and hold the acknowledgement (backpressure on the broker) once too much is in flight.
+
+  // PUBACK goes out only once a message is durably handled (its batch committed), as with the embedded broker, so a
+  // crash loses nothing the broker believes delivered. mqtt.js reads the next packet only after handleMessage calls
+  // back and then sends the PUBACK: the callback comes at once, and that PUBACK is held here until the handling ends.
+  // A message whose handling failed is not acknowledged; the connection is renewed so the broker delivers it again.
+  let generation = 0; // message ids of one connection mean nothing on the next
+  const held = new Map<number, Promise<boolean>>();
+  type Packet = { cmd: string; messageId?: number };
+  const internals = client as unknown as { _sendPacket(packet: Packet, cb?: (err?: Error) => void, ...rest: unknown[]): void };
+  const send = internals._sendPacket.bind(client);
+  internals._sendPacket = (packet, cb, ...rest) => {
+    const handled = packet.cmd === 'puback' && packet.messageId !== undefined ? held.get(packet.messageId) : undefined;
+    if (!handled) return send(packet, cb, ...rest);
+    held.delete(packet.messageId!);
+    const gen = generation;
+    cb?.();
+    void handled.then((ok) => {
+      if (ok && gen === generation && client.connected) send(packet);
+    });
+  };
+  client.on('close', () => {
+    generation++;
+    held.clear();
+  });
+  let renewing = false;
+  const renew = () => {
+    if (renewing) return;
+    renewing = true;
+    setTimeout(() => {
+      renewing = false;
+      (client as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+    }, 1000).unref();
+  };
+
   let inflight = 0;
-  const HIGH_WATER = 20_000;
   client.handleMessage = (packet, done) => {
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
     if (payload.length > MAX_PAYLOAD_BYTES) {
@@ -94,7 +159,11 @@ async function startExternal(url: string, shareGroup: string | undefined): Promi
       return done();
     }
     inflight++;
-    const p = handlers.message(packet.topic, payload, null).catch(() => {}).finally(() => inflight--);
+    const p = handlers.message(packet.topic, payload, null).then(() => true, () => {
+      renew();
+      return false;
+    }).finally(() => inflight--);
+    if (packet.qos > 0 && packet.messageId !== undefined) held.set(packet.messageId, p);
     if (inflight > HIGH_WATER) void p.then(() => done());
     else done();
   };
@@ -107,6 +176,7 @@ async function startExternal(url: string, shareGroup: string | undefined): Promi
     status: () => (client.connected ? 'up' : 'down'),
     setHandlers: (h) => {
       handlers = h;
+      if (!client.connected && !client.reconnecting) client.connect();
     },
     publish: async (topic, payload) => {
       await client.publishAsync(topic, payload, { qos: 1 });
@@ -114,7 +184,16 @@ async function startExternal(url: string, shareGroup: string | undefined): Promi
     isConnected: () => null,
     connectedCount: () => null,
     disconnect: () => {},
-    close: () => client.endAsync().then(() => undefined),
+    // Leaving for good: unsubscribe first, or the broker keeps handing this persistent session its share of the
+    // messages; then let what was already delivered be stored and acknowledged (bounded), then disconnect. What is
+    // still unacknowledged then stays with the session and is delivered again to this client id.
+    close: async () => {
+      if (client.connected) await client.unsubscribeAsync(ingestFilters(opts.shareGroup)).catch(() => {});
+      const until = Date.now() + 5000;
+      while (inflight > 0 && client.connected && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setImmediate(r)); // the PUBACKs released by the last commit
+      await client.endAsync();
+    },
   };
 }
 
@@ -140,19 +219,13 @@ async function startEmbedded(opts: { port: number } & ExtraListenerOptions): Pro
   broker.authenticate = (client, username, password, done) => {
     const c = client as KelvinClient;
     const rawId = c.kelvinRawId ?? '';
-    if (!rawId || WILDCARD_ID.test(rawId)) {
-      handlers.refused('client_id', rawId || null, '', '客户端标识为空或含通配符');
-      return done(refuse(2, '客户端标识不合法'), false);
+    const refusal = deviceRules.connect(rawId, username, password);
+    if (refusal) {
+      handlers.refused(refusal.reason, rawId || null, '', refusal.detail);
+      const [code, message]: [number, string] = refusal.reason === 'client_id' ? [2, '客户端标识不合法'] : refusal.reason === 'anonymous' ? [5, '不允许匿名连接'] : [4, '设备认证失败'];
+      return done(refuse(code, message), false);
     }
-    if (!username || !password) {
-      handlers.refused('anonymous', rawId, '', '未提供用户名或密码');
-      return done(refuse(5, '不允许匿名连接'), false);
-    }
-    if (username !== rawId) {
-      handlers.refused('auth', rawId, '', '用户名与客户端标识不一致');
-      return done(refuse(4, '设备认证失败'), false);
-    }
-    handlers.authenticate(rawId, username, password).then(
+    handlers.authenticate(rawId, username!, password!).then(
       (session) => {
         if (!session) {
           handlers.refused('auth', rawId, '', '设备编号或密钥错误，或设备已停用');
@@ -168,7 +241,7 @@ async function startEmbedded(opts: { port: number } & ExtraListenerOptions): Pro
   broker.authorizePublish = (client, packet, done) => {
     const session = (client as KelvinClient | null)?.kelvinSession;
     const topic = packet.topic;
-    if (!client || !session || (topic !== `${session.prefix}up` && topic !== `${session.prefix}ack`)) {
+    if (!client || !session || !deviceRules.publishTopics(session.prefix).includes(topic)) {
       handlers.refused('acl_publish', client?.id ?? null, topic, '只能发布到本设备的 up / ack 主题');
       return done(new Error('topic not allowed'));
     }
@@ -197,7 +270,7 @@ async function startEmbedded(opts: { port: number } & ExtraListenerOptions): Pro
 
   broker.authorizeSubscribe = (client, sub, done) => {
     const session = (client as KelvinClient).kelvinSession;
-    const allowed = session && [`${session.prefix}down`, `${session.prefix}#`, `${session.prefix}+`].includes(sub.topic);
+    const allowed = session && deviceRules.subscribeFilters(session.prefix).includes(sub.topic);
     if (!allowed) {
       handlers.refused('acl_subscribe', client.id, sub.topic, '只能订阅本设备的 down 主题');
       return done(null, null); // SUBACK failure, the connection stays

@@ -21,6 +21,7 @@ const HELP = `用法: ./kelvin simulate [选项]
   --load STEPS       按 "速率:秒数,速率:秒数…" 发送上报，例如 2000:15,10000:60（每条 3 个字段，QoS 1）
   --devices N        压测设备数（默认 1000，电能表 device20090）
   --json             每一步输出一行 JSON 结果
+  --provision-only   只创建（或补齐）设备后退出，不连接（外部消息服务器的账号由服务端启动时的全量同步建立）
 
 数据库与 MQTT 端口取自环境变量（KELVIN_DATA_DIR、DATABASE_URL、MQTT_PORT、MQTT_URL），与服务端相同。`;
 
@@ -37,6 +38,7 @@ async function main() {
       load: { type: 'string' },
       devices: { type: 'string', default: '1000' },
       json: { type: 'boolean', default: false },
+      'provision-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -63,6 +65,10 @@ async function main() {
   }
   const { devices, created, adopted, skipped } = provisioned;
   const note = [created && `新建 ${created} 台`, adopted && `接管 ${adopted} 台`, skipped && `跳过 ${skipped} 台（密钥不是模拟器发放的，可加 --adopt）`].filter(Boolean).join('，');
+  if (values['provision-only']) {
+    console.log(values.json ? JSON.stringify({ provisioned: devices.length, created }) : `租户 ${values.tenant}：${devices.length} 台设备${note ? `（${note}）` : ''}`);
+    return;
+  }
   if (!values.json) console.log(`租户 ${values.tenant}：模拟 ${devices.length} 台设备${note ? `（${note}）` : ''}，连接 ${url}`);
 
   if (values.load) {

@@ -107,6 +107,8 @@ export const PUBLIC_OPERATIONS: Readonly<Record<string, string>> = {
   'POST /api/v1/register/sms-code': '/reg: a company without an account asks for an SMS code (image captcha first, 60 s and 10 a day per phone and address; registration.test.ts)',
   'POST /api/v1/register': '/reg: a company without an account applies (its SMS code is the proof; answered alike for any phone)',
   'GET /api/v1/showroom': '/demo: the demo tenant\'s showroom aggregates for visitors, no personal data (public-privacy.test.ts), 60 a minute per address',
+  'POST /api/mqtt/auth': 'EMQX\'s HTTP authenticator calls it for a device\'s CONNECT: the shared secret header (KELVIN_BROKER_AUTH_TOKEN) authenticates EMQX, unset = 404; answers allow/deny only (emqx.test.ts)',
+  'POST /api/mqtt/acl': 'EMQX\'s HTTP authorizer calls it for a publish/subscribe: the shared secret header authenticates EMQX, unset = 404; answers allow/deny only (emqx.test.ts)',
   'POST /api/v1/payment/notify/{projectId}/{provider}': 'payment providers call back without a token; the HMAC (sandbox) or RSA (WeChat Pay v3) signature is the authentication (accounts.test.ts)',
 };
 

@@ -107,5 +107,6 @@ export async function importDevices(deps: { db: Db; projects: ProjectService; de
     }));
     for (let i = 0; i < records.length; i += 300) await trx.insertInto('device_bind_record').values(records.slice(i, i + 300)).execute();
   });
+  deps.devices.issued(credentials.map((c) => ({ code: c.deviceCode, secret: c.password })));
   return { rows: rows.length, created: planned.length, credentials };
 }

@@ -29,15 +29,15 @@ export function createDeviceDirectory(db: Db) {
   const cache = new Map<string, { ctx: DeviceContext | null; at: number }>();
   const loading = new Map<string, Promise<DeviceContext | null>>();
 
-  async function load(code: string): Promise<DeviceContext | null> {
-    const row = await db.selectFrom('device')
-      .innerJoin('tenant', 'tenant.id', 'device.tenant_id')
-      .select(['device.id', 'device.device_code', 'device.tenant_id', 'tenant.code as tenant_code', 'device.project_id', 'device.device_type',
-        'device.secret_hash', 'device.enabled', 'tenant.enabled as tenant_enabled'])
-      .where('device.device_code', '=', code)
-      .executeTakeFirst();
-    const type = row && DEVICE_TYPE_BY_CODE.get(row.device_type);
-    if (!row || !type) return null;
+  const contexts = () => db.selectFrom('device')
+    .innerJoin('tenant', 'tenant.id', 'device.tenant_id')
+    .select(['device.id', 'device.device_code', 'device.tenant_id', 'tenant.code as tenant_code', 'device.project_id', 'device.device_type',
+      'device.secret_hash', 'device.enabled', 'tenant.enabled as tenant_enabled']);
+  type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof contexts>['executeTakeFirst']>>>;
+
+  function toContext(row: Row): DeviceContext | null {
+    const type = DEVICE_TYPE_BY_CODE.get(row.device_type);
+    if (!type) return null;
     return {
       id: row.id,
       code: row.device_code,
@@ -49,6 +49,11 @@ export function createDeviceDirectory(db: Db) {
       enabled: row.enabled === 1 && row.tenant_enabled === 1,
       prefix: `kelvin/${row.tenant_code}/${row.device_code}/`,
     };
+  }
+
+  async function load(code: string): Promise<DeviceContext | null> {
+    const row = await contexts().where('device.device_code', '=', code).executeTakeFirst();
+    return row ? toContext(row) : null;
   }
 
   async function byCode(code: string): Promise<DeviceContext | null> {
@@ -77,6 +82,14 @@ export function createDeviceDirectory(db: Db) {
       cache.delete(code);
       ctx = await byCode(code);
       return good(ctx) ? ctx : null;
+    },
+    /**
+     * Every device's context in code order, a page after `afterCode` (an external broker's full re-sync; not cached);
+     * `next` is the code to continue after, null at the end.
+     */
+    async page(afterCode: string, limit: number): Promise<{ devices: DeviceContext[]; next: string | null }> {
+      const rows = await contexts().where('device.device_code', '>', afterCode).orderBy('device.device_code').limit(limit).execute();
+      return { devices: rows.map(toContext).filter((c): c is DeviceContext => c !== null), next: rows.length === limit ? rows[rows.length - 1].device_code : null };
     },
     invalidate(code: string) {
       cache.delete(code);

@@ -63,6 +63,14 @@ export function randomDeviceCode(type: DeviceTypeDef): string {
   return `${prefix}-${crypto.randomBytes(5).toString('hex').toUpperCase()}`;
 }
 
+/**
+ * A device's broker credentials changed: `issued` carries new secrets (the one moment they exist in clear: an
+ * external broker's accounts are set from them), `changed` names devices whose secret, enabled state or existence
+ * changed (read them again).
+ */
+export type CredentialEvent = { kind: 'issued'; devices: { code: string; secret: string }[] } | { kind: 'changed'; codes: string[] };
+export type CredentialListener = (event: CredentialEvent) => void;
+
 export function createDeviceService(deps: { db: Db; projects: ProjectService; directory: DeviceDirectory; commands: CommandService; mqtt: MqttHub | null }) {
   const { db, projects } = deps;
   const changes = changesOf(db);
@@ -78,6 +86,10 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
   const onlineFigures = epochCache<string, unknown>(2_000);
   const figures = <V>(key: string, read: () => Promise<V>) =>
     onlineFigures.get(key, changes.epoch(['device']), read, () => Date.now() + ONLINE_FIGURES_MS) as Promise<V>;
+  const credentialListeners: CredentialListener[] = [];
+  const announce = (event: CredentialEvent) => {
+    for (const listener of credentialListeners) listener(event);
+  };
   /** active alarms per device of a project (monitoring attaches it in app.ts; the core does not know alarms) */
   let activeAlarms: ((projectId: number) => Promise<Map<number, number>>) | null = null;
 
@@ -183,6 +195,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
   function forget(code: string) {
     deps.directory.invalidate(code);
     deps.mqtt?.disconnect(code);
+    announce({ kind: 'changed', codes: [code] });
   }
 
   async function log(row: DeviceDbRow, user: AuthUser, operation: string, detail: string) {
@@ -193,6 +206,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
   }
 
   function credentials(row: Pick<DeviceDbRow, 'id' | 'device_code'>, tenantCode: string, secret: string): DeviceCredentials {
+    announce({ kind: 'issued', devices: [{ code: row.device_code, secret }] });
     return {
       deviceId: row.id,
       deviceCode: row.device_code,
@@ -452,7 +466,18 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     /** A changed identity or a disabled/deleted device: forget the cached context and drop its connection. */
     forget: (...codes: string[]) => codes.forEach(forget),
     /** A re-enabled device may connect again at once. */
-    reenable: (...codes: string[]) => codes.forEach((c) => deps.directory.invalidate(c)),
+    reenable: (...codes: string[]) => {
+      codes.forEach((c) => deps.directory.invalidate(c));
+      announce({ kind: 'changed', codes });
+    },
+    /** Secrets issued outside this service (an Excel import), once their rows are committed. */
+    issued: (devices: { code: string; secret: string }[]) => {
+      if (devices.length) announce({ kind: 'issued', devices });
+    },
+    /** Listens to credential changes made in this process (an external broker's accounts follow them). */
+    onCredentials: (listener: CredentialListener) => {
+      credentialListeners.push(listener);
+    },
     newSecret,
     hashSecret,
 
