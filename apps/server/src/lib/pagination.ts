@@ -4,6 +4,12 @@ import { changesOf, type Db } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { epochCache } from './epoch-cache.ts';
 
+/** How many rows a filtered query selects. */
+export async function countRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): Promise<number> {
+  const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+  return Number((row as { total?: number } | undefined)?.total ?? 0);
+}
+
 /**
  * Runs a filtered query as one page plus the total (the one pagination shape). `total` may answer the count from a
  * cache: it is handed the counting query to run when it has nothing valid.
@@ -14,11 +20,7 @@ export async function paginate<DB, TB extends keyof DB, O>(
   order: (q: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, O>,
   total: (count: () => Promise<number>) => Promise<number> = (count) => count(),
 ): Promise<Page<O>> {
-  const count = async () => {
-    const row = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
-    return Number((row as { total?: number } | undefined)?.total ?? 0);
-  };
-  const n = await total(count);
+  const n = await total(() => countRows(query));
   const rows = await order(query).limit(page.pageSize).offset((page.pageNo - 1) * page.pageSize).execute();
   return { total: n, rows };
 }

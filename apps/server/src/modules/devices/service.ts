@@ -7,7 +7,7 @@ import {
 import { changesOf, type Db } from '../../db/index.ts';
 import { epochCache } from '../../lib/epoch-cache.ts';
 import { AppError, conflict, invalid, notFound } from '../../lib/errors.ts';
-import { cachedTotals, paginate } from '../../lib/pagination.ts';
+import { cachedTotals, countRows, paginate } from '../../lib/pagination.ts';
 import { scopeKey, type Actor, type Scope } from '../../lib/scope.ts';
 import type { MqttHub } from '../../plugins/mqtt.ts';
 import type { AuthUser } from '../../types.ts';
@@ -81,6 +81,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
    */
   const listTotals = cachedTotals(db, ['device', 'area'], { ttlMs: 60_000 });
   const onlineTotals = cachedTotals(db, ['device', 'area'], { ttlMs: ONLINE_FIGURES_MS });
+  const listPages = epochCache<string, number[]>(5_000);
   const operationLogTotals = cachedTotals(db, ['device_operation_log'], { ttlMs: 5_000 });
   /** devices and online devices per project (project cards) and per type (the monitor's tabs) */
   const onlineFigures = epochCache<string, unknown>(2_000);
@@ -244,8 +245,20 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
         now,
       });
       const filter = [scopeKey(scope), types, q.projectId, q.deviceType, q.keyword, q.areaId, q.gatewayId, q.online];
-      const page = await paginate(query, q, (b) => b.orderBy('device_code'), (q.online === undefined ? listTotals : onlineTotals)(filter));
-      return { total: page.total, rows: await toRows(scope, page.rows, now) };
+      if (q.online !== undefined) {
+        const page = await paginate(query, q, (b) => b.orderBy('device_code'), onlineTotals(filter));
+        return { total: page.total, rows: await toRows(scope, page.rows, now) };
+      }
+      // without the online filter a page is which devices, in code order: that changes only with the device rows, so
+      // the ids of each page are kept (a keyword scans the project's names once) and the rows read fresh by id
+      const ids = await listPages.get(JSON.stringify([...filter, q.pageNo, q.pageSize]), changes.epoch(['device', 'area']), async () =>
+        (await query.clearSelect().select('id').orderBy('device_code').limit(q.pageSize).offset((q.pageNo - 1) * q.pageSize).execute()).map((r) => r.id),
+      () => Date.now() + 60_000);
+      const [total, rows] = await Promise.all([
+        listTotals(filter)(() => countRows(query)),
+        ids.length ? repo.scopedDevices(db, scope).selectAll().where('id', 'in', ids).orderBy('device_code').execute() : [],
+      ]);
+      return { total, rows: await toRows(scope, rows, now) };
     },
 
     async detail({ user, scope }: Actor, id: number): Promise<DeviceDetail> {
