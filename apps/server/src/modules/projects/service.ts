@@ -8,6 +8,7 @@ import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { scopeKey, type Scope } from '../../lib/scope.ts';
 import { epochCache } from '../../lib/epoch-cache.ts';
 import { prepareJson, type PreparedJson } from '../../lib/cached-json.ts';
+import { paginate } from '../../lib/pagination.ts';
 import * as repo from './repository.ts';
 import type { AreaRow } from './repository.ts';
 
@@ -481,16 +482,11 @@ export function createProjectService(db: Db) {
     },
 
     async projectPage(scope: Scope, q: { pageNo: number; pageSize: number; name?: string; projectType?: string }) {
-      // from the scope's areas in memory: a tenant has tens of projects among tens of thousands of areas
-      const name = q.name?.toLowerCase();
-      const matching = (await visibleTo(scope)).rows
-        .filter((r) => r.level === 'project' && (!name || r.name.toLowerCase().includes(name)) && (!q.projectType || r.project_type === q.projectType))
-        .sort((a, b) => a.sort_no - b.sort_no || a.id - b.id);
-      const rows = matching.slice((q.pageNo - 1) * q.pageSize, q.pageNo * q.pageSize);
-      const counts = await countsOf(rows.map((r) => r.id));
+      const page = await paginate(repo.projectsQuery(db, scope, q), q, (b) => b.orderBy('sort_no').orderBy('id'));
+      const counts = await countsOf(page.rows.map((r) => r.id));
       return {
-        total: matching.length,
-        rows: rows.map((r) => ({ ...toAreaDetail(r), projectTypeName: projectTypeName(r.project_type), counts: counts.get(r.id)! })),
+        total: page.total,
+        rows: page.rows.map((r) => ({ ...toAreaDetail(r), projectTypeName: projectTypeName(r.project_type), counts: counts.get(r.id)! })),
       };
     },
 
