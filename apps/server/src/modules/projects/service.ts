@@ -230,6 +230,7 @@ export function createProjectService(db: Db) {
 
   /** The tree endpoints' answers, serialized and compressed once per change of the areas (a large tenant's is megabytes). */
   const treeAnswers = epochCache<string, PreparedJson>(AREA_CACHE_MAX);
+  const projectPages = epochCache<string, { total: number; rows: AreaRow[] }>(AREA_CACHE_MAX);
 
   async function tree(scope: Scope, rootId: number, levels?: AreaLevel[]): Promise<AreaTreeNode[]> {
     const visible = await visibleTo(scope);
@@ -482,7 +483,9 @@ export function createProjectService(db: Db) {
     },
 
     async projectPage(scope: Scope, q: { pageNo: number; pageSize: number; name?: string; projectType?: string }) {
-      const page = await paginate(repo.projectsQuery(db, scope, q), q, (b) => b.orderBy('sort_no').orderBy('id'));
+      // a page of projects changes only with the areas
+      const page = await projectPages.get(JSON.stringify([scopeKey(scope), q]), changes.epoch(['area']),
+        () => paginate(repo.projectsQuery(db, scope, q), q, (b) => b.orderBy('sort_no').orderBy('id')));
       const counts = await countsOf(page.rows.map((r) => r.id));
       return {
         total: page.total,
