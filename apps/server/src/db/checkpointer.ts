@@ -10,13 +10,7 @@ const CHECKPOINT_INTERVAL_MS = 500;
 export function startCheckpointer(file: string) {
   const worker = new Worker(new URL('./sqlite-checkpointer.worker.mjs', import.meta.url), { workerData: { file, intervalMs: CHECKPOINT_INTERVAL_MS } });
   worker.unref();
-  let last = { walPages: 0, checkpointed: 0 };
-  worker.on('message', (m: { walPages?: number; checkpointed?: number }) => {
-    if (m.walPages !== undefined) last = { walPages: m.walPages, checkpointed: m.checkpointed ?? 0 };
-  });
   return {
-    /** the log's size at the last round, in pages, and how many of them are in the database file */
-    state: () => last,
     close: () => new Promise<void>((resolve) => {
       worker.once('exit', () => resolve());
       worker.on('message', (m: { closed?: boolean }) => m.closed && void worker.terminate());

@@ -8,7 +8,7 @@ let k: TestClient;
 let reads: ReadDb;
 beforeAll(async () => {
   k = await startTestKelvin();
-  reads = openReadDb(k.db, { dataDir: (k as any).dataDir, databaseUrl: k.kelvin.app.config.databaseUrl });
+  reads = openReadDb(k.db, { dataDir: (k as any).dataDir });
 });
 afterAll(async () => {
   await reads?.close();

@@ -121,8 +121,8 @@ class ReaderDriver implements Driver {
 /** Reader threads: a second core's worth for long reads, never more than the machine has beside the main thread. */
 export const READERS = Math.max(1, Math.min(2, os.availableParallelism() - 1));
 
-export function openReadDb(db: Db, config: { dataDir: string; databaseUrl?: string }): ReadDb {
-  if (dialectOf(db) === 'postgres' || config.databaseUrl?.startsWith('postgres')) return { db, busy: () => [], close: async () => {} };
+export function openReadDb(db: Db, config: { dataDir: string }): ReadDb {
+  if (dialectOf(db) === 'postgres') return { db, busy: () => [], close: async () => {} };
   const pool = new ReaderPool(sqliteFileOf(config.dataDir), READERS);
   const dialect: Dialect = {
     createAdapter: () => new SqliteAdapter(),

@@ -14,25 +14,23 @@ db.pragma('wal_autocheckpoint = 0');
 // finds it fully copied at the start of a batch, which is when SQLite would restart it by itself
 const RESTART_PAGES = 65536;
 
-let timer = null;
 function checkpoint() {
   try {
-    let [row] = db.pragma('wal_checkpoint(PASSIVE)');
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
     if (row.log >= RESTART_PAGES && row.checkpointed === row.log) {
       // waits at most 50 ms for the writer's current batch; nothing is left to copy, so it holds the next one only briefly
       db.pragma('busy_timeout = 50');
       try {
-        [row] = db.pragma('wal_checkpoint(RESTART)');
+        db.pragma('wal_checkpoint(RESTART)');
       } finally {
         db.pragma('busy_timeout = 0');
       }
     }
-    parentPort.postMessage({ walPages: row.log, checkpointed: row.checkpointed });
   } catch {
     // busy (a TRUNCATE elsewhere, a migration): the next round
   }
 }
-timer = setInterval(checkpoint, workerData.intervalMs);
+const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', (m) => {
   if (m === 'close') {
     clearInterval(timer);

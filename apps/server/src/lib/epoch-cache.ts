@@ -20,6 +20,5 @@ export function epochCache<K, V>(max: number) {
       );
       return entry.value;
     },
-    clear: () => entries.clear(),
   };
 }

@@ -125,7 +125,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
       lastReportAt: r.last_report_at,
       projectId: r.project_id,
       areaId: r.area_id,
-      areaPath: r.area_id === null ? '' : index.get(r.area_id) ?? '',
+      areaPath: index.get(r.area_id) ?? '',
       gatewayId: r.gateway_id,
       enabled: r.enabled === 1,
       fields: fields.get(r.id) ?? {},
@@ -362,7 +362,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
         total: page.total,
         rows: page.rows.map((r) => ({
           deviceId: r.id, deviceCode: r.device_code, deviceName: r.device_name, typeName: DEVICE_TYPE_BY_CODE.get(r.device_type)?.name ?? r.device_type,
-          areaPath: r.area_id === null ? '' : index.get(r.area_id) ?? '', lastReportAt: r.last_report_at, offlineSince: r.online_until!, offlineMs: now - r.online_until!,
+          areaPath: index.get(r.area_id) ?? '', lastReportAt: r.last_report_at, offlineSince: r.online_until!, offlineMs: now - r.online_until!,
         })),
       };
     },

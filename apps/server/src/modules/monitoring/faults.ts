@@ -29,12 +29,7 @@ export function createFaultService(deps: { db: Db; core: DeviceCore; projects: P
   return {
     async list(scope: Scope, q: FaultDeviceQuery, now = Date.now()): Promise<{ total: number; rows: FaultDeviceRow[] }> {
       const { alarms, openExceptions, devices } = await collect(scope, q.projectId, now);
-      const areas = new Map((await projects.visibleAreaRows(scope)).map((a) => [a.id, a]));
-      const pathOf = (areaId: number | null) => {
-        const names: string[] = [];
-        for (let a = areaId === null ? undefined : areas.get(areaId); a && a.level !== 'project' && a.level !== 'region'; a = a.parent_id === null ? undefined : areas.get(a.parent_id)) names.unshift(a.name);
-        return names.join(' / ');
-      };
+      const paths = await projects.areaPaths(scope, devices.map((d) => d.area_id));
       const keyword = q.keyword?.toLowerCase();
       const rows = devices.flatMap((d): FaultDeviceRow[] => {
         const severities = alarms.get(d.id) ?? [];
@@ -47,7 +42,7 @@ export function createFaultService(deps: { db: Db; core: DeviceCore; projects: P
         if (keyword && !d.device_name.toLowerCase().includes(keyword) && !d.device_code.toLowerCase().includes(keyword)) return [];
         return [{
           deviceId: d.id, deviceCode: d.device_code, deviceName: d.device_name, deviceType: d.device_type,
-          typeName: DEVICE_TYPE_BY_CODE.get(d.device_type)?.name ?? d.device_type, areaPath: pathOf(d.area_id), online: d.online,
+          typeName: DEVICE_TYPE_BY_CODE.get(d.device_type)?.name ?? d.device_type, areaPath: paths.get(d.area_id) ?? '', online: d.online,
           lastReportAt: d.last_report_at, activeAlarms: severities.length,
           worstSeverity: SEVERITY_ORDER.find((s) => severities.includes(s)) ?? null, openExceptions: open, faults,
         }];

@@ -23,7 +23,7 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   r.get('/api/v1/area/treeonlyproject/:id', {
     schema: { tags, summary: '只含区域与项目的树', params: areaIdParam },
     config: { access: 'login' },
-  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id, ['region', 'project'])));
+  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id, true)));
 
   r.get('/api/v1/area/projecttypelist', {
     schema: { tags, summary: '项目类型（带 projectId 时为该项目的类型）', querystring: z.object({ projectId: decimal(z.number().int().positive()).optional() }) },

@@ -232,16 +232,10 @@ export function createProjectService(db: Db) {
   const treeAnswers = epochCache<string, PreparedJson>(AREA_CACHE_MAX);
   const projectPages = epochCache<string, { total: number; rows: AreaRow[] }>(AREA_CACHE_MAX);
 
-  async function tree(scope: Scope, rootId: number, levels?: AreaLevel[]): Promise<AreaTreeNode[]> {
+  /** The scope's area tree, or only its regions and projects (treeonlyproject): whole (-1) or from one of its nodes. */
+  async function tree(scope: Scope, rootId: number, projectsOnly = false): Promise<AreaTreeNode[]> {
     const visible = await visibleTo(scope);
-    let roots: readonly AreaTreeNode[];
-    let nodes: ReadonlyMap<number, AreaTreeNode>;
-    if (!levels) ({ roots, nodes } = visible);
-    else if (levels.length === 2 && levels.includes('region') && levels.includes('project')) ({ projectRoots: roots, projectNodes: nodes } = visible);
-    else {
-      roots = buildTree(visible.rows.filter((r) => levels.includes(r.level as AreaLevel)));
-      nodes = indexNodes([...roots]);
-    }
+    const [roots, nodes] = projectsOnly ? [visible.projectRoots, visible.projectNodes] : [visible.roots, visible.nodes];
     if (rootId === -1) return [...roots];
     const hit = nodes.get(rootId);
     if (!hit) throw notFound('区域');
@@ -438,18 +432,18 @@ export function createProjectService(db: Db) {
   return {
     tree,
     /** `tree` as its prepared answer (lib/cached-json.ts) */
-    treeAnswer(scope: Scope, rootId: number, levels?: AreaLevel[]): Promise<PreparedJson> {
-      const key = `${scopeKey(scope)}|${rootId}|${levels?.join(',') ?? ''}`;
-      return treeAnswers.get(key, changes.epoch(['area']), async () => prepareJson(await tree(scope, rootId, levels)));
+    treeAnswer(scope: Scope, rootId: number, projectsOnly = false): Promise<PreparedJson> {
+      const key = `${scopeKey(scope)}|${rootId}|${projectsOnly}`;
+      return treeAnswers.get(key, changes.epoch(['area']), async () => prepareJson(await tree(scope, rootId, projectsOnly)));
     },
     area,
     project,
     applyTreeImport,
     projectOf,
     /** Where each area is, as 楼栋 / 楼层 / 房间 names ('' for an area the scope cannot see, a project or none). */
-    async areaPaths(scope: Scope, areaIds: readonly (number | null)[]): Promise<Map<number, string>> {
+    async areaPaths(scope: Scope, areaIds: readonly (number | null)[]): Promise<Map<number | null, string>> {
       const visible = await visibleTo(scope);
-      const out = new Map<number, string>();
+      const out = new Map<number | null, string>([[null, '']]);
       for (const id of areaIds) if (id !== null && !out.has(id)) out.set(id, pathOf(visible, id));
       return out;
     },
