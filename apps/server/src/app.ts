@@ -33,7 +33,7 @@ import { createProjectFileService, createProjectService, projectRoutes } from '.
 import { adminRoutes, createAdminServices } from './modules/admin/index.ts';
 import { createSystemServices, removeTenantSettings, systemRoutes } from './modules/system/index.ts';
 import { createImportService, importRoutes } from './modules/imports/index.ts';
-import { createDeviceCore, type DeviceCore } from './modules/devices/index.ts';
+import { createDeviceCore, startBrokerThread, type DeviceCore } from './modules/devices/index.ts';
 import { createBroker, type Broker } from './modules/broker/index.ts';
 import { createDeviceManagement } from './modules/device-management/index.ts';
 import { createFactoryTestService, factoryTestRoutes } from './modules/factory-test/index.ts';
@@ -88,13 +88,6 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   const admin = await seedPlatform(db, config.adminPassword);
   const demo = config.demo ? await seedDemo(db) : null;
 
-  const mqtt = config.mqttEnabled
-    ? await startMqtt({
-      port: config.mqttPort, host: config.mqttHost, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
-      username: config.mqttUsername, password: config.mqttPassword, clientId: config.mqttClientId,
-      tlsPort: config.mqttTlsPort, wsPort: config.mqttWsPort, tls: config.mqttTls,
-    })
-    : null;
   const key = await loadSigningKey(db);
   const auth = createAuthService(db, key, config.tokenTtlSeconds);
   const projects = createProjectService(db);
@@ -135,6 +128,16 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   // long reads (history, reports, exports) on reader threads of their own (SQLite), so they never hold up the broker
   const reads = openReadDb(db, config);
   const checkpointer = config.databaseUrl?.startsWith('postgres') ? null : startCheckpointer(sqliteFileOf(config.dataDir));
+  // devices on the embedded broker: broker and message path on a thread of their own; on an external broker, a client here
+  const mqttOptions = {
+    port: config.mqttPort, host: config.mqttHost, tlsPort: config.mqttTlsPort, wsPort: config.mqttWsPort, tls: config.mqttTls,
+  };
+  const mqtt = !config.mqttEnabled ? null : config.mqttUrl
+    ? await startMqtt({
+      ...mqttOptions, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
+      username: config.mqttUsername, password: config.mqttPassword, clientId: config.mqttClientId,
+    })
+    : await startBrokerThread(mqttOptions, onError('mqtt'));
   const devices = await createDeviceCore({ db, readDb: reads.db, config, mqtt, live, projects, log: app.log });
   // an external broker's device accounts follow the core's credentials (Mosquitto), or ask Kelvin (EMQX)
   const broker = createBroker({ db, config, core: devices, log: app.log });

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type KyselyPlugin, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type KyselyPlugin, type Migration } from 'kysely';
 import type { Database } from './schema.ts';
 import { RefuseEmptyUpdate } from './empty-update.ts';
 import { TableChanges, TableChangesPlugin } from './table-changes.ts';
+import { GatedSqliteDialect, createWriteGate } from './write-gate.ts';
 import { logQuerySpan } from '../lib/trace.ts';
 import * as m001 from './migrations/001-foundation.ts';
 import * as m002 from './migrations/002-devices.ts';
@@ -92,6 +93,10 @@ export function poolStats(db: Db, readersBusy: number[] = []): PoolStats {
 }
 
 const changesByDb = new WeakMap<Db, TableChanges>();
+const gates = new WeakMap<Db, SharedArrayBuffer>();
+
+/** SQLite: the write gate the main thread shares with the ingest writer thread (db/write-gate.ts); null on PostgreSQL. */
+export const writeGateOf = (db: Db): SharedArrayBuffer | null => gates.get(db) ?? null;
 
 /** The write counters of a database (db/table-changes.ts): what in-memory caches check before they answer. */
 export function changesOf(db: Db): TableChanges {
@@ -129,8 +134,12 @@ export function createDb(opts: DbOptions): Db {
   // never checkpoint inside a commit on the main thread: the server's checkpointer thread does it (db/checkpointer.ts);
   // a connection without one (a script, a test) checkpoints when it closes
   file.pragma('wal_autocheckpoint = 0');
+  // writes wait for the ingest writer thread asynchronously, never asleep in SQLite's busy handler (db/write-gate.ts)
+  const gate = createWriteGate();
   // every query of a request becomes a span of its trace (lib/trace.ts; nothing outside a request)
-  return withChanges((plugins) => new Kysely<Database>({ dialect: new SqliteDialect({ database: file }), plugins, log: logQuerySpan }));
+  const db = withChanges((plugins) => new Kysely<Database>({ dialect: new GatedSqliteDialect({ database: file }, gate), plugins, log: logQuerySpan }));
+  gates.set(db, gate.buffer);
+  return db;
 }
 
 /** The database a configuration names — its PostgreSQL schema created if needed — migrated to the latest version. */

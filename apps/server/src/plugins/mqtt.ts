@@ -86,9 +86,19 @@ export function ingestFilters(shareGroup: string | undefined): string[] {
 }
 
 /** Embedded aedes broker (default) or a client of an external broker (MQTT_URL); the same handlers serve both. */
-export async function startMqtt(opts: { port: number; host?: string; url?: string; shareGroup?: string; username?: string; password?: string; clientId?: string } & Omit<ExtraListenerOptions, 'host'>): Promise<MqttHub> {
+export interface MqttOptions extends Omit<ExtraListenerOptions, 'host'> {
+  port: number; host?: string; url?: string; shareGroup?: string; username?: string; password?: string; clientId?: string;
+  /** the embedded broker: a device's connection came up or went away (the broker thread mirrors them to the main thread) */
+  onConnection?(clientId: string, up: boolean): void;
+}
+
+export async function startMqtt(opts: MqttOptions): Promise<MqttHub> {
   const hub = opts.url ? await startExternal({ ...opts, url: opts.url }) : await startEmbedded({ ...opts, host: opts.host ?? '0.0.0.0' });
-  // a publish made while serving a request (a command) is a span of its trace
+  return traced(hub);
+}
+
+/** A publish made while serving a request (a command) is a span of its trace. */
+export function traced<H extends MqttHub>(hub: H): H {
   const publish = hub.publish;
   hub.publish = (topic, payload) => withSpan('MQTT 发布', 'producer', { 'messaging.destination': topic }, () => publish(topic, payload));
   return hub;
@@ -202,7 +212,7 @@ interface KelvinClient extends Client {
   kelvinSession?: DeviceSession;
 }
 
-async function startEmbedded(opts: { port: number } & ExtraListenerOptions): Promise<MqttHub> {
+async function startEmbedded(opts: { port: number; onConnection?(clientId: string, up: boolean): void } & ExtraListenerOptions): Promise<MqttHub> {
   let handlers = noHandlers;
   const connected = new Map<string, KelvinClient>();
   // device codes are up to 64 characters (MQTT 3.1.1 only promises 23)
@@ -280,9 +290,12 @@ async function startEmbedded(opts: { port: number } & ExtraListenerOptions): Pro
 
   broker.on('clientReady', (client) => {
     connected.set(client.id, client as KelvinClient);
+    opts.onConnection?.(client.id, true);
   });
   broker.on('clientDisconnect', (client) => {
-    if (connected.get(client.id) === client) connected.delete(client.id);
+    if (connected.get(client.id) !== client) return; // taken over by a newer connection of the same id
+    connected.delete(client.id);
+    opts.onConnection?.(client.id, false);
   });
   broker.on('subscribe', (subs, client) => {
     const session = (client as KelvinClient | null)?.kelvinSession;

@@ -20,41 +20,24 @@ export interface DeviceContext {
 const TTL_MS = 30_000;
 const MISS_TTL_MS = 5_000;
 
+/** A device context as it crosses to the broker thread: the type by its code (the registry is on both sides). */
+export type WireContext = Omit<DeviceContext, 'type'> & { typeCode: string };
+
+export const toWire = ({ type, ...rest }: DeviceContext): WireContext => ({ ...rest, typeCode: type.code });
+
+export function fromWire({ typeCode, ...rest }: WireContext): DeviceContext | null {
+  const type = DEVICE_TYPE_BY_CODE.get(typeCode);
+  return type ? { ...rest, type } : null;
+}
+
 /**
- * Code → device context with a short cache: at thousands of messages per second the ingest path cannot ask the
- * database about every one. Changes made here (credentials, disable, delete) invalidate at once; another process
- * sees them within TTL_MS.
+ * Code → device context with a short cache over `load`: at thousands of messages per second the ingest path cannot
+ * ask the database about every one. The main thread loads from the database; the broker thread asks the main thread
+ * (telemetry/broker-thread.ts), and is told when a context is forgotten here.
  */
-export function createDeviceDirectory(db: Db) {
+export function createContextCache(load: (code: string) => Promise<DeviceContext | null>) {
   const cache = new Map<string, { ctx: DeviceContext | null; at: number }>();
   const loading = new Map<string, Promise<DeviceContext | null>>();
-
-  const contexts = () => db.selectFrom('device')
-    .innerJoin('tenant', 'tenant.id', 'device.tenant_id')
-    .select(['device.id', 'device.device_code', 'device.tenant_id', 'tenant.code as tenant_code', 'device.project_id', 'device.device_type',
-      'device.secret_hash', 'device.enabled', 'tenant.enabled as tenant_enabled']);
-  type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof contexts>['executeTakeFirst']>>>;
-
-  function toContext(row: Row): DeviceContext | null {
-    const type = DEVICE_TYPE_BY_CODE.get(row.device_type);
-    if (!type) return null;
-    return {
-      id: row.id,
-      code: row.device_code,
-      tenantId: row.tenant_id,
-      tenantCode: row.tenant_code,
-      projectId: row.project_id,
-      type,
-      secretHash: row.secret_hash,
-      enabled: row.enabled === 1 && row.tenant_enabled === 1,
-      prefix: `kelvin/${row.tenant_code}/${row.device_code}/`,
-    };
-  }
-
-  async function load(code: string): Promise<DeviceContext | null> {
-    const row = await contexts().where('device.device_code', '=', code).executeTakeFirst();
-    return row ? toContext(row) : null;
-  }
 
   async function byCode(code: string): Promise<DeviceContext | null> {
     const hit = cache.get(code);
@@ -83,6 +66,64 @@ export function createDeviceDirectory(db: Db) {
       ctx = await byCode(code);
       return good(ctx) ? ctx : null;
     },
+    invalidate(code: string) {
+      cache.delete(code);
+    },
+    /** Forgets every cached device; answers how many were cached. */
+    clear(): number {
+      const n = cache.size;
+      cache.clear();
+      return n;
+    },
+  };
+}
+
+export type ContextCache = ReturnType<typeof createContextCache>;
+
+/**
+ * The device directory of the main thread: the context cache over the database. Changes made here (credentials,
+ * disable, delete) invalidate at once, here and in the broker thread (`onForget`); another process sees them within
+ * TTL_MS.
+ */
+export function createDeviceDirectory(db: Db) {
+  const contexts = () => db.selectFrom('device')
+    .innerJoin('tenant', 'tenant.id', 'device.tenant_id')
+    .select(['device.id', 'device.device_code', 'device.tenant_id', 'tenant.code as tenant_code', 'device.project_id', 'device.device_type',
+      'device.secret_hash', 'device.enabled', 'tenant.enabled as tenant_enabled']);
+  type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof contexts>['executeTakeFirst']>>>;
+
+  function toContext(row: Row): DeviceContext | null {
+    const type = DEVICE_TYPE_BY_CODE.get(row.device_type);
+    if (!type) return null;
+    return {
+      id: row.id,
+      code: row.device_code,
+      tenantId: row.tenant_id,
+      tenantCode: row.tenant_code,
+      projectId: row.project_id,
+      type,
+      secretHash: row.secret_hash,
+      enabled: row.enabled === 1 && row.tenant_enabled === 1,
+      prefix: `kelvin/${row.tenant_code}/${row.device_code}/`,
+    };
+  }
+
+  /** the context as the database has it now (no cache) */
+  async function load(code: string): Promise<DeviceContext | null> {
+    const row = await contexts().where('device.device_code', '=', code).executeTakeFirst();
+    return row ? toContext(row) : null;
+  }
+
+  const cache = createContextCache(load);
+  const forgetListeners: ((code: string | null) => void)[] = [];
+  const forgot = (code: string | null) => {
+    for (const l of forgetListeners) l(code);
+  };
+
+  return {
+    byCode: cache.byCode,
+    authenticate: cache.authenticate,
+    load,
     /**
      * Every device's context in code order, a page after `afterCode` (an external broker's full re-sync; not cached);
      * `next` is the code to continue after, null at the end.
@@ -92,13 +133,17 @@ export function createDeviceDirectory(db: Db) {
       return { devices: rows.map(toContext).filter((c): c is DeviceContext => c !== null), next: rows.length === limit ? rows[rows.length - 1].device_code : null };
     },
     invalidate(code: string) {
-      cache.delete(code);
+      cache.invalidate(code);
+      forgot(code);
     },
     /** Forgets every cached device (iot reload); answers how many were cached. */
     clear(): number {
-      const n = cache.size;
-      cache.clear();
-      return n;
+      forgot(null);
+      return cache.clear();
+    },
+    /** a cached context was forgotten (null: all of them) */
+    onForget(listener: (code: string | null) => void) {
+      forgetListeners.push(listener);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { VERSION } from '@kelvin/contracts/version';
 import type { KelvinConfig } from '../../config.ts';
-import { sqliteFileOf, type Db } from '../../db/index.ts';
+import { sqliteFileOf, writeGateOf, type Db } from '../../db/index.ts';
 import type { LiveHub } from '../../plugins/live.ts';
 import type { MqttHub } from '../../plugins/mqtt.ts';
 import type { ProjectService } from '../projects/index.ts';
@@ -11,6 +11,7 @@ import { createDeviceDirectory } from './directory.ts';
 import { createRollupReads } from './rollups.ts';
 import { deviceRoutes } from './routes.ts';
 import { createDeviceService } from './service.ts';
+import { isBrokerThread } from './telemetry/broker-thread.ts';
 import { createIngest, type ReportListener } from './telemetry/ingest.ts';
 import { postgresSink, sqliteSink } from './telemetry/sinks.ts';
 import { telemetryRoutes } from './telemetry/routes.ts';
@@ -23,6 +24,7 @@ export type { CredentialEvent, CredentialListener, DeviceService } from './servi
 export type { DeviceContext } from './directory.ts';
 export { GATEWAY_TYPES, MONITOR_EXPORT_CODES, MONITOR_PAGE_CODES, canControl, canView, randomDeviceCode } from './service.ts';
 export type { ReportListener } from './telemetry/ingest.ts';
+export { startBrokerThread } from './telemetry/broker-thread.ts';
 export type { RollupGrain, RollupQuery, RollupRow, StatsQuery, StatsRow, UsageGrain, UsageQuery, UsageRow } from './rollups.ts';
 export { monthStartCst } from './rollups.ts';
 export { hashSecret, newSecret, simulatorKey, simulatorSecret } from './credentials.ts';
@@ -44,12 +46,13 @@ export async function createDeviceCore(deps: {
   const onError = (err: unknown) => log.error({ err }, 'devices');
   const directory = createDeviceDirectory(db);
   const commands = createCommandService({ db, mqtt, live, onError });
-  const sink = config.databaseUrl?.startsWith('postgres') ? postgresSink(db) : sqliteSink(sqliteFileOf(config.dataDir));
+  const sink = config.databaseUrl?.startsWith('postgres') ? postgresSink(db) : sqliteSink(sqliteFileOf(config.dataDir), writeGateOf(db));
   const ingest = createIngest({ db, sink, directory, commands, live, onError });
   const devices = createDeviceService({ db, projects: deps.projects, directory, commands, mqtt });
   const telemetry = createTelemetryService(db, readDb);
   const rollupReads = createRollupReads(readDb);
-  mqtt?.setHandlers(ingest.handlers);
+  if (isBrokerThread(mqtt)) mqtt.attach(ingest.port);
+  else mqtt?.setHandlers(ingest.handlers);
   commands.start();
 
   return {

@@ -49,13 +49,18 @@ export function createIngestCounters() {
       deltas.set(name, (deltas.get(name) ?? 0) + n);
     },
     reject(sample: RejectSample, counter: CounterName) {
-      this.add(counter);
+      deltas.set(counter, (deltas.get(counter) ?? 0) + 1);
       const now = Date.now();
       const key = `${sample.reason}:${sample.deviceCode ?? ''}`;
       if ((lastSample.get(key) ?? 0) > now - SAMPLE_EVERY_MS) return;
       lastSample.set(key, now);
       if (lastSample.size > 50_000) lastSample.clear();
       samples.push({ ...sample, topic: sample.topic.slice(0, 200), detail: sample.detail.slice(0, 200), at: now });
+    },
+    /** counts made elsewhere (the broker thread), already sampled there */
+    merge(from: Pick<CounterDeltas, 'counters' | 'rejects'>) {
+      for (const [name, n] of from.counters) deltas.set(name, (deltas.get(name) ?? 0) + n);
+      samples.push(...from.rejects);
     },
     dirty() {
       return deltas.size > 0 || samples.length > 0;

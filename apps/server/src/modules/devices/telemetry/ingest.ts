@@ -1,36 +1,43 @@
 import type { FieldValue, LiveDeviceEvent } from '@kelvin/contracts';
 import type { Db } from '../../../db/index.ts';
 import type { LiveHub, LiveMessage } from '../../../plugins/live.ts';
-import type { DeviceSession, MqttHandlers, RefuseReason } from '../../../plugins/mqtt.ts';
 import type { CommandService } from '../commands.ts';
-import type { DeviceDirectory } from '../directory.ts';
+import { toWire, type DeviceDirectory, type WireContext } from '../directory.ts';
 import { markConnected } from '../repository.ts';
-import { createIngestCounters, type CounterName } from './counters.ts';
-import { parseAck, parseUp, type RefusedField } from './parse.ts';
+import { createIngestCounters, type CounterDeltas } from './counters.ts';
+import { createMessagePath } from './message-path.ts';
+import type { AckMessage } from './parse.ts';
 import type { BatchSink } from './sinks.ts';
 import { createBatchWriter, type CommittedBatch, type Report } from './writer.ts';
-
-const REFUSED_COUNTER: Record<RefuseReason, CounterName> = {
-  client_id: 'refused_client_id',
-  anonymous: 'refused_anonymous',
-  auth: 'refused_auth',
-  acl_publish: 'refused_acl_publish',
-  acl_subscribe: 'refused_acl_subscribe',
-  oversize: 'oversize',
-};
 
 /** "A report arrived": called once per stored report, after its batch committed (rules, roll-ups, billing read here). */
 export type ReportListener = (report: Readonly<Report>) => void;
 
-const REFUSED_FIELD_COUNTER: Record<RefusedField['reason'], CounterName> = {
-  unknown_field: 'fields_unknown',
-  out_of_range: 'fields_out_of_range',
-};
+/** Counter deltas as they cross threads (the undo stays behind). */
+export type CounterBatch = Omit<CounterDeltas, 'undo'>;
 
 /**
- * The one ingest path (design §7) behind both the embedded broker and an external one: topic → device, payload →
- * report → batch writer; acknowledgements → commands. Nothing a device sends can throw out of here: bad input is
- * dropped and counted.
+ * What the broker thread asks of the main thread's ingest (telemetry/broker-thread.ts): plain data both ways. The
+ * thread runs the message path; the batch writer, the command service and the listeners stay here.
+ */
+export interface IngestPort {
+  /** the device's context as the database has it now */
+  lookup(code: string): Promise<WireContext | null>;
+  /** stores reports (each settles when its batch commits) and adds the thread's counts; answers the failed indexes */
+  store(reports: Report[], counts: CounterBatch): Promise<number[]>;
+  acknowledge(deviceId: number, ack: AckMessage): Promise<void>;
+  ready(deviceId: number): void;
+  count(counts: CounterBatch): void;
+  /** a cached context was forgotten here (null: all): the thread forgets it too */
+  onForget(listener: (code: string | null) => void): void;
+  /** before the writer flushes (tests, shutdown): the thread hands over what it has counted */
+  beforeFlush(f: () => Promise<unknown>): void;
+}
+
+/**
+ * The ingest of this process: the message path for an external broker (and tests), the batch writer, and the port
+ * the embedded broker's thread uses. Committed batches reach the report listeners, pending commands and the live
+ * stream here.
  */
 export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceDirectory; commands: CommandService; live: LiveHub; onError(err: unknown): void; batchIntervalMs?: number }) {
   const { directory, commands, live } = deps;
@@ -67,81 +74,44 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
 
   const writer = createBatchWriter({ sink: deps.sink, counters, onCommitted, onError: deps.onError, intervalMs: deps.batchIntervalMs });
 
-  async function message(topic: string, payload: Buffer, session: DeviceSession | null): Promise<void> {
-    const receivedAt = Date.now();
-    counters.add('messages_received');
-    const parts = topic.split('/');
-    const code = parts[2] ?? '';
-    const leaf = parts[3];
-    const ctx = parts.length === 4 && parts[0] === 'kelvin' && (leaf === 'up' || leaf === 'ack') ? await directory.byCode(code) : null;
-    // an external broker's ACL is its own business: here the topic must at least name a device of that tenant
-    if (!ctx || ctx.tenantCode !== parts[1] || !ctx.enabled || (session && session.clientId !== ctx.code)) {
-      counters.reject({ tenantId: ctx?.tenantId ?? null, deviceCode: code.slice(0, 64) || null, topic, reason: 'unknown_device', detail: '主题中的设备不存在、已停用或不属于该租户' }, 'unknown_device');
-      return;
-    }
-    if (leaf === 'ack') {
-      const ack = parseAck(payload);
-      if (!ack.ok) {
-        counters.reject({ tenantId: ctx.tenantId, deviceCode: ctx.code, topic, reason: 'malformed', detail: ack.reason }, 'malformed');
-        return;
-      }
-      counters.add('acks');
-      await commands.acknowledge(ctx.id, ack.value);
-      return;
-    }
-    const up = parseUp(ctx.type, payload, receivedAt);
-    if (!up.ok) {
-      counters.reject({ tenantId: ctx.tenantId, deviceCode: ctx.code, topic, reason: 'malformed', detail: up.reason }, 'malformed');
-      return;
-    }
-    if (up.value.droppedFields) counters.add('fields_dropped', up.value.droppedFields);
-    for (const r of up.value.refused ?? []) {
-      counters.reject({ tenantId: ctx.tenantId, deviceCode: ctx.code, topic, reason: r.reason, detail: r.detail }, REFUSED_FIELD_COUNTER[r.reason]);
-    }
-    if (up.value.points.length === 0) return; // every reading refused: nothing to store, the refusals are counted
-    if (up.value.clockFixed) counters.add('clock_fixed');
-    await writer.enqueue({
-      deviceId: ctx.id,
-      deviceType: ctx.type.code,
-      tenantId: ctx.tenantId,
-      projectId: ctx.projectId,
-      heartbeatMs: ctx.type.heartbeatSeconds * 1000,
-      receivedAt,
-      ts: up.value.ts,
-      points: up.value.points,
-    });
+  /** connected and subscribed: the connection time, then the commands that waited for it */
+  function ready(deviceId: number) {
+    markConnected(deps.db, deviceId, Date.now())
+      .then(() => commands.deliverPending(deviceId))
+      .catch(deps.onError);
   }
 
-  const handlers: MqttHandlers = {
-    async authenticate(clientId, _username, password) {
-      const ctx = await directory.authenticate(clientId, password);
-      return ctx && { clientId: ctx.code, prefix: ctx.prefix };
+  const path = createMessagePath({
+    directory, counters, enqueue: writer.enqueue, acknowledge: commands.acknowledge, ready: (ctx) => ready(ctx.id), onError: deps.onError,
+  });
+
+  const port: IngestPort = {
+    lookup: async (code) => {
+      const ctx = await directory.load(code);
+      return ctx && toWire(ctx);
     },
-    message: (topic, payload, session) => message(topic, payload, session).catch((err) => {
-      deps.onError(err);
-      throw err; // not acknowledged: the device sends it again
-    }),
-    ready(session) {
-      directory.byCode(session.clientId).then(async (ctx) => {
-        if (!ctx) return;
-        await markConnected(deps.db, ctx.id, Date.now());
-        await commands.deliverPending(ctx.id);
-      }).catch(deps.onError);
+    async store(reports, counts) {
+      counters.merge(counts);
+      const settled = await Promise.allSettled(reports.map((r) => writer.enqueue(r)));
+      const failed: number[] = [];
+      settled.forEach((s, i) => s.status === 'rejected' && failed.push(i));
+      return failed;
     },
-    refused(reason, clientId, topic, detail) {
-      const record = (tenantId: number | null) =>
-        counters.reject({ tenantId, deviceCode: clientId?.slice(0, 64) ?? null, topic, reason, detail }, REFUSED_COUNTER[reason]);
-      // a wrong secret for a known device belongs to its tenant (authenticate has just looked the code up: a cache hit)
-      if (reason !== 'auth' || !clientId) return record(null);
-      directory.byCode(clientId).then((ctx) => record(ctx?.tenantId ?? null), () => record(null));
+    async acknowledge(deviceId, ack) {
+      await commands.acknowledge(deviceId, ack);
     },
+    ready,
+    count: (counts) => counters.merge(counts),
+    onForget: (listener) => directory.onForget(listener),
+    beforeFlush: (f) => writer.beforeFlush(f),
   };
 
   return {
-    handlers,
+    handlers: path.handlers,
     writer,
     counters,
-    message,
+    message: path.message,
+    port,
     onReport(listener: ReportListener) {
       reportListeners.push(listener);
     },

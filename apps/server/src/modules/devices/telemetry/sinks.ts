@@ -102,12 +102,15 @@ export function postgresSink(db: Db): BatchSink {
   };
 }
 
+/** the writer thread's mark in the write gate (db/write-gate.ts; sqlite-writer.worker.mjs) */
+const WRITER = 2;
+
 /**
  * SQLite: batches go to a worker thread with its own connection (sqlite-writer.worker.mjs). better-sqlite3 blocks
  * its thread while it writes; there it blocks the worker, not the broker and the API, and uses the second core.
  */
-export function sqliteSink(file: string): BatchSink {
-  const worker = new Worker(new URL('./sqlite-writer.worker.mjs', import.meta.url), { workerData: { file } });
+export function sqliteSink(file: string, gate: SharedArrayBuffer | null): BatchSink {
+  const worker = new Worker(new URL('./sqlite-writer.worker.mjs', import.meta.url), { workerData: { file, gate } });
   let seq = 0;
   const waiting = new Map<number, { resolve(o: BatchOutcome): void; reject(err: Error): void }>();
   let closed: (() => void) | null = null;
@@ -124,7 +127,14 @@ export function sqliteSink(file: string): BatchSink {
     else w.resolve({ inserted: m.inserted!, pending: m.pending! });
   });
   worker.on('error', (err) => failAll(err));
-  worker.on('exit', () => failAll(new Error('ingest writer stopped')));
+  worker.on('exit', () => {
+    // a writer gone while holding the write gate must not keep the main thread's writes waiting
+    if (gate) {
+      const state = new Int32Array(gate);
+      if (Atomics.compareExchange(state, 0, WRITER, 0) === WRITER) Atomics.notify(state, 0);
+    }
+    failAll(new Error('ingest writer stopped'));
+  });
   return {
     write(batch) {
       const id = ++seq;

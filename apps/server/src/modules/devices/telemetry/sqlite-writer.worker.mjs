@@ -99,6 +99,33 @@ const write = db.transaction((batch) => {
   return { inserted, pending };
 });
 
+// The write gate shared with the main thread (db/write-gate.ts): [0] who holds it (0 free, 1 main, 2 this thread),
+// [1] the main thread is waiting. This thread blocks on it (it has nothing else to do); a waiting main thread goes
+// first, for up to YIELD_MS, so an API write never waits behind a backlog of batches.
+const gate = workerData.gate ? new Int32Array(workerData.gate) : null;
+const WRITER = 2;
+const YIELD_MS = 20;
+
+function acquire() {
+  if (!gate) return;
+  const yieldUntil = Date.now() + YIELD_MS;
+  for (;;) {
+    const held = Atomics.load(gate, 0);
+    if (held === 0 && Atomics.load(gate, 1) === 1 && Date.now() < yieldUntil) {
+      Atomics.wait(gate, 0, 0, 2);
+      continue;
+    }
+    if (held === 0 && Atomics.compareExchange(gate, 0, 0, WRITER) === 0) return;
+    if (held !== 0) Atomics.wait(gate, 0, held, 50);
+  }
+}
+
+function release() {
+  if (!gate) return;
+  Atomics.store(gate, 0, 0);
+  Atomics.notify(gate, 0);
+}
+
 parentPort.on('message', (msg) => {
   if (msg.close) {
     db.close();
@@ -106,7 +133,13 @@ parentPort.on('message', (msg) => {
     return;
   }
   try {
-    const result = write.immediate(msg.batch);
+    acquire();
+    let result;
+    try {
+      result = write.immediate(msg.batch);
+    } finally {
+      release();
+    }
     parentPort.postMessage({ id: msg.id, ...result });
   } catch (err) {
     parentPort.postMessage({ id: msg.id, error: err instanceof Error ? err.message : String(err) });

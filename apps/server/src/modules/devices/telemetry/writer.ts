@@ -61,6 +61,7 @@ export function createBatchWriter(opts: BatchWriterOptions) {
   let running: Promise<void> | null = null;
   let closed = false;
   const timings: ((t: BatchTiming) => void)[] = [];
+  const beforeFlush: (() => Promise<unknown>)[] = [];
   const timed = (messages: number, started: number, ok: boolean) => {
     for (const t of timings) t({ messages, seconds: (performance.now() - started) / 1000, ok });
   };
@@ -117,12 +118,17 @@ export function createBatchWriter(opts: BatchWriterOptions) {
         else if (!timer && !running) timer = setTimeout(kick, intervalMs);
       });
     },
-    /** writes whatever is queued now (tests, shutdown) */
+    /** writes whatever is queued now (tests, shutdown), with what the broker thread has counted so far */
     async flush() {
+      await Promise.all(beforeFlush.map((f) => f().catch(opts.onError)));
       kick();
       while (running) await running;
     },
     queued: () => queue.length,
+    /** `f` runs before each flush (the broker thread hands over its counts) */
+    beforeFlush(f: () => Promise<unknown>) {
+      beforeFlush.push(f);
+    },
     /** every transaction's size and duration (/metrics) */
     onBatch(listener: (t: BatchTiming) => void) {
       timings.push(listener);

@@ -1,0 +1,128 @@
+import {
+  SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type SqliteDialectConfig, type TransactionSettings,
+} from 'kysely';
+
+/**
+ * One SQLite file has one writer at a time. The ingest writer thread commits a batch every few tens of milliseconds;
+ * a write on the main thread meeting that lock used to wait inside better-sqlite3's busy handler — synchronously,
+ * the whole event loop asleep (an API answer, a command, the heartbeat) for up to ~100 ms at a time. This gate is
+ * taken before SQLite's own lock: the main thread waits for it asynchronously (Atomics.waitAsync), the writer thread
+ * blocks on it (Atomics.wait, it has nothing else to do), and a waiting main thread goes first at the writer's next
+ * transaction. State in a SharedArrayBuffer both threads hold: [0] who holds it, [1] the main thread is waiting.
+ */
+// Atomics.waitAsync (ES2024, in Node since 16) is not in this project's TypeScript lib
+const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, ms: number): { async: boolean; value: Promise<string> | string } }).waitAsync;
+
+const FREE = 0;
+const MAIN = 1;
+const HOLDER = 0;
+const MAIN_WAITING = 1;
+
+export function createWriteGate(buffer = new SharedArrayBuffer(8)) {
+  const state = new Int32Array(buffer);
+  let depth = 0;
+  return {
+    buffer,
+    /** taken by this (main) thread; re-entrant (a write inside a transaction) */
+    async acquire(): Promise<void> {
+      if (depth > 0) {
+        depth++;
+        return;
+      }
+      while (Atomics.compareExchange(state, HOLDER, FREE, MAIN) !== FREE) {
+        Atomics.store(state, MAIN_WAITING, 1);
+        const held = Atomics.load(state, HOLDER);
+        if (held === FREE) continue;
+        // a timeout too: a writer that died holding the gate must not stop every write of the server
+        const wait = waitAsync(state, HOLDER, held, 1000);
+        if (wait.async) await wait.value;
+      }
+      Atomics.store(state, MAIN_WAITING, 0);
+      depth = 1;
+    },
+    release() {
+      if (--depth > 0) return;
+      depth = 0;
+      Atomics.store(state, HOLDER, FREE);
+      Atomics.notify(state, HOLDER);
+    },
+  };
+}
+
+export type WriteGate = ReturnType<typeof createWriteGate>;
+
+const READ = /^\s*(select|pragma|explain)\b/i;
+const isWrite = (q: CompiledQuery) => (q.query.kind === 'SelectQueryNode' ? false : q.query.kind === 'RawNode' ? !READ.test(q.sql) : true);
+
+/** SQLite for the main thread: every write statement and every transaction passes the gate first. */
+export class GatedSqliteDialect extends SqliteDialect {
+  constructor(config: SqliteDialectConfig, private readonly gate: WriteGate) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const inner = super.createDriver();
+    const gate = this.gate;
+    const inTransaction = new WeakSet<DatabaseConnection>();
+    const gated = (conn: DatabaseConnection): DatabaseConnection => ({
+      async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+        if (inTransaction.has(conn) || !isWrite(q)) return conn.executeQuery<R>(q);
+        await gate.acquire();
+        try {
+          return await conn.executeQuery<R>(q);
+        } finally {
+          gate.release();
+        }
+      },
+      streamQuery: <R>(q: CompiledQuery, chunkSize?: number) => conn.streamQuery<R>(q, chunkSize),
+    });
+    const wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    const outer = (conn: DatabaseConnection) => {
+      let w = wrapped.get(conn);
+      if (!w) wrapped.set(conn, (w = gated(conn)));
+      return w;
+    };
+    const innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    const unwrap = (w: DatabaseConnection) => innerOf.get(w)!;
+    return {
+      init: () => inner.init(),
+      async acquireConnection() {
+        const conn = await inner.acquireConnection();
+        const w = outer(conn);
+        innerOf.set(w, conn);
+        return w;
+      },
+      async beginTransaction(w: DatabaseConnection, settings: TransactionSettings) {
+        await gate.acquire();
+        try {
+          await inner.beginTransaction(unwrap(w), settings);
+          inTransaction.add(unwrap(w));
+        } catch (err) {
+          gate.release();
+          throw err;
+        }
+      },
+      async commitTransaction(w: DatabaseConnection) {
+        try {
+          await inner.commitTransaction(unwrap(w));
+        } finally {
+          inTransaction.delete(unwrap(w));
+          gate.release();
+        }
+      },
+      async rollbackTransaction(w: DatabaseConnection) {
+        try {
+          await inner.rollbackTransaction(unwrap(w));
+        } finally {
+          inTransaction.delete(unwrap(w));
+          gate.release();
+        }
+      },
+      savepoint: inner.savepoint && ((w, name, compile) => inner.savepoint!(unwrap(w), name, compile)),
+      rollbackToSavepoint: inner.rollbackToSavepoint && ((w, name, compile) => inner.rollbackToSavepoint!(unwrap(w), name, compile)),
+      releaseSavepoint: inner.releaseSavepoint && ((w, name, compile) => inner.releaseSavepoint!(unwrap(w), name, compile)),
+      releaseConnection: (w: DatabaseConnection) => inner.releaseConnection(unwrap(w)),
+      destroy: () => inner.destroy(),
+    };
+  }
+}

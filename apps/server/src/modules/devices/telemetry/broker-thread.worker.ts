@@ -1,0 +1,88 @@
+// The embedded MQTT broker and the message path, on a thread of their own (broker-thread.ts starts it): devices'
+// connections, packets, acknowledgements and the parsing of every report never take the main thread's time, so an
+// API answer or a report query cannot hold up a device, and ten thousand reports a second cannot hold up the API.
+// What needs the database (device contexts, storing, acknowledgements of commands) is asked of the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { threadRpc } from '../../../lib/thread-rpc.ts';
+import { startMqtt, type MqttHub, type MqttOptions } from '../../../plugins/mqtt.ts';
+import { createContextCache, fromWire, type WireContext } from '../directory.ts';
+import { createIngestCounters } from './counters.ts';
+import type { CounterBatch } from './ingest.ts';
+import { createMessagePath } from './message-path.ts';
+import type { Report } from './writer.ts';
+
+const port = parentPort!;
+const options = workerData as MqttOptions;
+let hub: MqttHub | null = null;
+
+const rpc = threadRpc(port, {
+  publish: (topic: string, payload: string) => hub!.publish(topic, payload),
+  disconnect: (clientId: string) => hub?.disconnect(clientId),
+  forget: (code: string | null) => (code === null ? directory.clear() : directory.invalidate(code)),
+  flushCounts: () => flushCounts(),
+  close: async () => {
+    await hub?.close();
+    flushCounts();
+  },
+}, (err) => rpc.tell('error', String(err)));
+
+const directory = createContextCache(async (code) => {
+  const wire = await rpc.call<WireContext | null>('lookup', code);
+  return wire && fromWire(wire);
+});
+const counters = createIngestCounters();
+
+/** Reports go to the main thread's batch writer in chunks (one message per turn of this loop, at most CHUNK each). */
+const CHUNK = 1000;
+let chunk: { report: Report; resolve(): void; reject(err: Error): void }[] = [];
+let scheduled = false;
+
+function sendChunk() {
+  scheduled = false;
+  const items = chunk;
+  chunk = [];
+  if (!items.length) return;
+  const { counters: counts, rejects } = counters.take();
+  rpc.call<number[]>('store', items.map((i) => i.report), { counters: counts, rejects } satisfies CounterBatch).then((failed) => {
+    const bad = new Set(failed);
+    items.forEach((item, n) => (bad.has(n) ? item.reject(new Error('report not stored')) : item.resolve()));
+  }, (err: Error) => {
+    for (const item of items) item.reject(err);
+  });
+}
+
+function enqueue(report: Report): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    chunk.push({ report, resolve, reject });
+    if (chunk.length >= CHUNK) sendChunk();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(sendChunk);
+    }
+  });
+}
+
+/** counts of messages that never reach a chunk (malformed, refused, acknowledgements) */
+function flushCounts() {
+  if (!counters.dirty()) return;
+  const { counters: counts, rejects } = counters.take();
+  rpc.tell('count', { counters: counts, rejects } satisfies CounterBatch);
+}
+setInterval(flushCounts, 500).unref();
+
+const path = createMessagePath({
+  directory,
+  counters,
+  enqueue,
+  acknowledge: (deviceId, ack) => rpc.call('acknowledge', deviceId, ack),
+  ready: (ctx) => rpc.tell('ready', ctx.id),
+  onError: (err) => rpc.tell('error', err instanceof Error ? err.message : String(err)),
+});
+
+try {
+  hub = await startMqtt({ ...options, onConnection: (clientId, up) => rpc.tell('connection', clientId, up) });
+  hub.setHandlers(path.handlers);
+  rpc.tell('listening', { port: hub.port, tlsPort: hub.tlsPort, wsPort: hub.wsPort, wsSecure: hub.wsSecure });
+} catch (err) {
+  rpc.tell('failed', err instanceof Error ? err.message : String(err));
+}
