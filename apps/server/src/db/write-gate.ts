@@ -84,6 +84,15 @@ export class GatedSqliteDialect extends SqliteDialect {
     };
     const innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
     const unwrap = (w: DatabaseConnection) => innerOf.get(w)!;
+    /** a transaction's commit or rollback, after which the gate is free again */
+    const ended = async (w: DatabaseConnection, end: Promise<void>) => {
+      try {
+        await end;
+      } finally {
+        inTransaction.delete(unwrap(w));
+        gate.release();
+      }
+    };
     return {
       init: () => inner.init(),
       async acquireConnection() {
@@ -102,22 +111,8 @@ export class GatedSqliteDialect extends SqliteDialect {
           throw err;
         }
       },
-      async commitTransaction(w: DatabaseConnection) {
-        try {
-          await inner.commitTransaction(unwrap(w));
-        } finally {
-          inTransaction.delete(unwrap(w));
-          gate.release();
-        }
-      },
-      async rollbackTransaction(w: DatabaseConnection) {
-        try {
-          await inner.rollbackTransaction(unwrap(w));
-        } finally {
-          inTransaction.delete(unwrap(w));
-          gate.release();
-        }
-      },
+      commitTransaction: (w: DatabaseConnection) => ended(w, inner.commitTransaction(unwrap(w))),
+      rollbackTransaction: (w: DatabaseConnection) => ended(w, inner.rollbackTransaction(unwrap(w))),
       savepoint: inner.savepoint && ((w, name, compile) => inner.savepoint!(unwrap(w), name, compile)),
       rollbackToSavepoint: inner.rollbackToSavepoint && ((w, name, compile) => inner.rollbackToSavepoint!(unwrap(w), name, compile)),
       releaseSavepoint: inner.releaseSavepoint && ((w, name, compile) => inner.releaseSavepoint!(unwrap(w), name, compile)),
