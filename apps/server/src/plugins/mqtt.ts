@@ -288,18 +288,25 @@ async function startEmbedded(opts: { port: number; onConnection?(clientId: strin
     done(null, sub);
   };
 
-  broker.on('clientReady', (client) => {
-    connected.set(client.id, client as KelvinClient);
+  const announce = (client: KelvinClient) => {
+    if (client.closed || connected.get(client.id) === client) return;
+    connected.set(client.id, client);
     opts.onConnection?.(client.id, true);
-  });
+  };
+  broker.on('clientReady', (client) => announce(client as KelvinClient));
   broker.on('clientDisconnect', (client) => {
     if (connected.get(client.id) !== client) return; // taken over by a newer connection of the same id
     connected.delete(client.id);
     opts.onConnection?.(client.id, false);
   });
   broker.on('subscribe', (subs, client) => {
-    const session = (client as KelvinClient | null)?.kelvinSession;
-    if (session && subs.some((s) => s.topic.startsWith(session.prefix))) handlers.ready(session);
+    const c = client as KelvinClient | null;
+    const session = c?.kelvinSession;
+    if (!c || !session) return;
+    // aedes may handle a SUBSCRIBE sent right after CONNACK before it announces the connection (clientReady): a
+    // device that subscribes is connected, so an older connection of the same id closing now is not taken for it
+    announce(c);
+    if (subs.some((s) => s.topic.startsWith(session.prefix))) handlers.ready(session);
   });
 
   // small PUBACK and command packets must not wait for Nagle's algorithm

@@ -92,10 +92,7 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
     },
     async store(reports, counts) {
       counters.merge(counts);
-      const settled = await Promise.allSettled(reports.map((r) => writer.enqueue(r)));
-      const failed: number[] = [];
-      settled.forEach((s, i) => s.status === 'rejected' && failed.push(i));
-      return failed;
+      return writer.enqueueMany(reports);
     },
     async acknowledge(deviceId, ack) {
       await commands.acknowledge(deviceId, ack);

@@ -40,8 +40,8 @@ export interface BatchWriterOptions {
 
 interface Item {
   report: Report;
-  resolve(): void;
-  reject(err: unknown): void;
+  /** called once: without an error when its batch committed */
+  settle(err?: unknown): void;
 }
 
 /**
@@ -71,6 +71,13 @@ export function createBatchWriter(opts: BatchWriterOptions) {
   }, 1000);
   counterTimer.unref();
 
+  function push(item: Item) {
+    if (closed) return item.settle(new Error('ingest closed'));
+    queue.push(item);
+    if (queue.length >= maxBatch) kick();
+    else if (!timer && !running) timer = setTimeout(kick, intervalMs);
+  }
+
   function kick() {
     if (timer) {
       clearTimeout(timer);
@@ -94,14 +101,14 @@ export function createBatchWriter(opts: BatchWriterOptions) {
     try {
       const outcome = await sink.write({ ...rowsOf(reports), counters: taken.counters, rejects: taken.rejects, now: Date.now() });
       timed(reports.length, started, true);
-      for (const i of items) i.resolve();
+      for (const i of items) i.settle();
       if (reports.length) opts.onCommitted({ reports, pendingCommandDevices: outcome.pending });
     } catch (err) {
       timed(reports.length, started, false);
       taken.undo();
       opts.onError(err);
       if (items.length <= 1) {
-        for (const i of items) i.reject(err);
+        for (const i of items) i.settle(err);
         return;
       }
       for (const i of items) await writeItems([i]);
@@ -111,11 +118,24 @@ export function createBatchWriter(opts: BatchWriterOptions) {
   return {
     /** resolves once the report is committed */
     enqueue(report: Report): Promise<void> {
-      if (closed) return Promise.reject(new Error('ingest closed'));
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ report, resolve, reject });
-        if (queue.length >= maxBatch) kick();
-        else if (!timer && !running) timer = setTimeout(kick, intervalMs);
+      return new Promise<void>((resolve, reject) => push({ report, settle: (err) => (err === undefined ? resolve() : reject(err)) }));
+    },
+    /**
+     * Many reports (the broker thread's chunk) with one promise, not one each: resolves, once every report's batch
+     * has settled, with the indexes of those that failed.
+     */
+    enqueueMany(reports: Report[]): Promise<number[]> {
+      if (!reports.length) return Promise.resolve([]);
+      return new Promise<number[]>((resolve) => {
+        const failed: number[] = [];
+        let open = reports.length;
+        reports.forEach((report, n) => push({
+          report,
+          settle: (err) => {
+            if (err !== undefined) failed.push(n);
+            if (--open === 0) resolve(failed.sort((a, b) => a - b));
+          },
+        }));
       });
     },
     /** writes whatever is queued now (tests, shutdown), with what the broker thread has counted so far */
