@@ -55,6 +55,13 @@ export interface MqttHub {
 
 const WILDCARD_ID = /[+#/\s]/;
 
+/** A command for a device whose connection has just gone: nothing was sent, the command keeps waiting (not a fault). */
+export class DeviceGoneError extends Error {
+  constructor(clientId: string) {
+    super(`设备 ${clientId} 已断开连接，命令等待其重新上线`);
+  }
+}
+
 /**
  * The device rules every broker applies alike (the embedded one here, Mosquitto's dynamic security through the
  * roles Kelvin writes, EMQX through Kelvin's HTTP endpoints): who may connect at all, and which topics are its own.

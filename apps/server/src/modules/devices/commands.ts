@@ -6,7 +6,7 @@ import { DEVICE_PROTOCOL } from '@kelvin/contracts/device-protocol';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { DeviceCommandTable } from '../../db/schema.ts';
-import type { MqttHub } from '../../plugins/mqtt.ts';
+import { DeviceGoneError, type MqttHub } from '../../plugins/mqtt.ts';
 import type { LiveHub } from '../../plugins/live.ts';
 import type { AckMessage } from './telemetry/parse.ts';
 
@@ -163,7 +163,7 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
       await deps.mqtt!.publish(deviceTopic(target.tenantCode, target.deviceCode, 'down'), JSON.stringify(payload));
       return true;
     } catch (err) {
-      deps.onError(err);
+      if (!(err instanceof DeviceGoneError)) deps.onError(err);
       return false;
     }
   }

@@ -1,6 +1,6 @@
 import { threadRpc } from '../../../lib/thread-rpc.ts';
 import { startTsWorker } from '../../../lib/ts-worker.ts';
-import { traced, type MqttHub, type MqttOptions, type MqttStatus } from '../../../plugins/mqtt.ts';
+import { DeviceGoneError, traced, type MqttHub, type MqttOptions, type MqttStatus } from '../../../plugins/mqtt.ts';
 import type { CounterBatch, IngestPort } from './ingest.ts';
 import type { AckMessage } from './parse.ts';
 import type { Report } from './writer.ts';
@@ -84,7 +84,7 @@ export async function startBrokerThread(options: Omit<MqttOptions, 'url' | 'onCo
       attached();
     },
     publish: async (topic, payload) => {
-      await rpc.call('publish', topic, payload);
+      if (!(await rpc.call<boolean>('publish', topic, payload))) throw new DeviceGoneError(topic.split('/')[2] ?? topic);
     },
     isConnected: (clientId) => connected.has(clientId),
     connectedCount: () => connected.size,

@@ -16,7 +16,14 @@ const options = workerData as MqttOptions;
 let hub: MqttHub | null = null;
 
 const rpc = threadRpc(port, {
-  publish: (topic: string, payload: string) => hub!.publish(topic, payload),
+  // a command for a device whose connection this thread has already seen close is not sent (false): the main
+  // thread's mirror of the connections may not have heard of the close yet
+  publish: async (topic: string, payload: string) => {
+    const [, , code, leaf] = topic.split('/');
+    if (leaf === 'down' && code && !hub!.isConnected(code)) return false;
+    await hub!.publish(topic, payload);
+    return true;
+  },
   disconnect: (clientId: string) => hub?.disconnect(clientId),
   forget: (code: string | null) => (code === null ? directory.clear() : directory.invalidate(code)),
   flushCounts: () => flushCounts(),
