@@ -12,7 +12,7 @@ import { cstTime } from '../../lib/excel.ts';
 import { paginate } from '../../lib/pagination.ts';
 import { scoped, type Actor, type Scope } from '../../lib/scope.ts';
 import type { AccountService } from '../accounts/index.ts';
-import type { DeviceCore } from '../devices/index.ts';
+import { codeOrNameLike, type DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 
 /** A stored tariff version's document (defaults under what was saved; the row's scheme wins). */
@@ -365,11 +365,7 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
       const p = await projects.project(actor.scope, q.projectId);
       let query = core.devices.scopedDevices(actor.scope).select(['id', 'device_code', 'device_name', 'device_type', 'area_id']).where('project_id', '=', p.id);
       if (q.deviceType) query = query.where('device_type', '=', q.deviceType);
-      if (q.keyword) {
-        // case-insensitive on both databases (PostgreSQL's LIKE is not)
-        const like = `%${q.keyword.toLowerCase()}%`;
-        query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
-      }
+      if (q.keyword) query = query.where(codeOrNameLike(q.keyword));
       const page = await paginate(query, q, (b) => b.orderBy('device_code').orderBy('id'));
       const [params, pathOf] = await Promise.all([paramRowsAt(page.rows.map((d) => d.id), Date.now()), areaPaths(actor.scope, page.rows.map((d) => d.area_id))]);
       return {

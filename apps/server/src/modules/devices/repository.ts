@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { DeviceOperationLogTable, DeviceTable } from '../../db/schema.ts';
 import { scoped, type Scope } from '../../lib/scope.ts';
@@ -36,6 +36,15 @@ export function deviceByCode(db: Db, code: string) {
   return db.selectFrom('device').selectAll().where('device_code', '=', code).executeTakeFirst();
 }
 
+/**
+ * The keyword search of device lists: the row's device_code or device_name holds the keyword, in any case on both
+ * databases (PostgreSQL's LIKE is not case-insensitive). For any table with those two columns.
+ */
+export function codeOrNameLike(keyword: string): RawBuilder<SqlBool> {
+  const like = `%${keyword.toLowerCase()}%`;
+  return sql<SqlBool>`(lower(${sql.ref('device_code')}) like ${like} or lower(${sql.ref('device_name')}) like ${like})`;
+}
+
 /** Devices of the scope's tenant (every tenant for the platform) and granted projects, filtered. */
 export function devicesQuery(db: Db, scope: Scope, f: DeviceFilter) {
   let q = scopedDevices(db, scope);
@@ -44,11 +53,7 @@ export function devicesQuery(db: Db, scope: Scope, f: DeviceFilter) {
   if (f.deviceType) q = q.where('device_type', '=', f.deviceType);
   if (f.online === true) q = q.where('online_until', '>', f.now);
   if (f.online === false) q = q.where((eb) => eb.or([eb('online_until', 'is', null), eb('online_until', '<=', f.now)]));
-  if (f.keyword) {
-    // case-insensitive on both databases (PostgreSQL's LIKE is not)
-    const like = `%${f.keyword.toLowerCase()}%`;
-    q = q.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
-  }
+  if (f.keyword) q = q.where(codeOrNameLike(f.keyword));
   if (f.areaIds) q = q.where('area_id', 'in', f.areaIds.length ? f.areaIds : [-1]);
   if (f.gatewayId !== undefined) q = q.where('gateway_id', '=', f.gatewayId);
   return q.selectAll();
