@@ -87,18 +87,24 @@ export async function tenantCodeOf(db: Db, tenantId: number) {
   return (await db.selectFrom('tenant').select('code').where('id', '=', tenantId).executeTakeFirstOrThrow()).code;
 }
 
-/** Per type: devices and how many are online, in one project. */
-export async function typeCounts(db: Db, projectId: number, now: number) {
+/** Devices of these projects and how many of them are online, per value of `key`. */
+async function onlineCountsBy<K extends 'device_type' | 'project_id'>(db: Db, key: K, projectIds: number[], now: number) {
   const rows = await db.selectFrom('device')
     .select((eb) => [
-      'device_type',
+      eb.ref(key).as('key'),
       eb.fn.countAll<number>().as('total'),
       eb.fn.sum<number>(eb.case().when('online_until', '>', now).then(1).else(0).end()).as('online'),
     ])
-    .where('project_id', '=', projectId)
-    .groupBy('device_type')
+    .where('project_id', 'in', projectIds)
+    .groupBy(key)
     .execute();
-  return new Map(rows.map((r) => [r.device_type, { total: Number(r.total), online: Number(r.online ?? 0) }]));
+  return rows.map((r) => ({ key: r.key, total: Number(r.total), online: Number(r.online ?? 0) }));
+}
+
+/** Per type: devices and how many are online, in one project. */
+export async function typeCounts(db: Db, projectId: number, now: number) {
+  const rows = await onlineCountsBy(db, 'device_type', [projectId], now);
+  return new Map(rows.map((r) => [r.key, { total: r.total, online: r.online }]));
 }
 
 /** count, average and how many equal 1, per field, over the online devices of the given types. */
@@ -122,16 +128,8 @@ export async function fieldAggregates(db: Db, f: { projectId: number; types: str
 /** Devices and online devices per project. */
 export async function projectDeviceCounts(db: Db, projectIds: number[], now: number) {
   if (!projectIds.length) return new Map<number, { devices: number; online: number }>();
-  const rows = await db.selectFrom('device')
-    .select((eb) => [
-      'project_id',
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.sum<number>(eb.case().when('online_until', '>', now).then(1).else(0).end()).as('online'),
-    ])
-    .where('project_id', 'in', projectIds)
-    .groupBy('project_id')
-    .execute();
-  return new Map(rows.map((r) => [Number(r.project_id), { devices: Number(r.total), online: Number(r.online ?? 0) }]));
+  const rows = await onlineCountsBy(db, 'project_id', projectIds, now);
+  return new Map(rows.map((r) => [Number(r.key), { devices: r.total, online: r.online }]));
 }
 
 /** Devices kept on an area: placed in it, or (for a project) belonging to it, stock included. */
