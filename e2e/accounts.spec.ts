@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
+import { expect, test } from '@playwright/test';
+import { api, baseUrl, btn, confirm, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * The money journey of an operator: set the project's refund approval amount, register an account for a demo room,
@@ -13,17 +13,6 @@ const ACCOUNT = { name: '王小明（E2E）', phone: '13912345678' };
 /** exactly this button (「充值」 but not 「在线充值」) */
 const only = (label: string) => new RegExp(`^${btn(label).source}$`);
 
-/** the confirmation every money action asks for */
-async function confirm(page: Page, text: RegExp | string) {
-  const box = page.locator('.ant-modal-confirm');
-  await expect(box).toContainText(text);
-  // a click the modal's opening animation swallowed is clicked again (a pending request shows a loading button, which
-  // ignores clicks, and the dialog's Idempotency-Key makes a repeated request pay once anyway)
-  await expect(async () => {
-    if (await box.count()) await box.getByRole('button', { name: btn('确定') }).click({ timeout: 2_000 }).catch(() => undefined);
-    await expect(box).toHaveCount(0, { timeout: 4_000 });
-  }).toPass({ timeout: 30_000 });
-}
 
 test('账户与资金：登记、充值（收据）、退费审批、押金收扣退、迁出结算', async ({ page, browser }) => {
   test.setTimeout(480_000);

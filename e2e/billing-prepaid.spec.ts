@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, baseUrl, btn, chooseProject, login, shot, tokenOf, watchConsole } from './helpers';
+import { api, baseUrl, btn, chooseProject, login, shot, watchConsole } from './helpers';
 
 /**
  * The prepaid loop with the live simulator: a resident of a multi-split AC building with 60.00 元, a
@@ -16,17 +16,7 @@ const RESIDENT = { name: '欠费测试户（E2E）', phone: '13955501234' };
 type Device = { id: number; deviceName: string; areaId: number | null; online: boolean; fields: Record<string, number | string> };
 type Supply = { action: string; status: string; deviceId: number };
 
-async function put(page: Page, path: string, body: unknown) {
-  const res = await page.request.fetch(`${baseUrl()}${path}`, { method: 'PUT', headers: { authorization: await tokenOf(page) }, data: body });
-  expect((await res.json()).code).toBe(200);
-}
 const key = () => ({ 'idempotency-key': `e2e-prepaid-${Date.now()}-${Math.random().toString(36).slice(2)}` });
-async function money(page: Page, path: string, body: unknown) {
-  const res = await page.request.fetch(`${baseUrl()}${path}`, { method: 'POST', headers: { authorization: await tokenOf(page), ...key() }, data: body });
-  const json = await res.json();
-  expect(json.code, json.msg).toBe(200);
-  return json.data;
-}
 const power = async (page: Page, id: number) => (await api<{ fields: Record<string, number> }>(page, 'GET', `/api/v1/device/detail/${id}`)).fields.f00;
 
 test('预付费闭环：余额预警、欠费断开（模拟温控器关机）、充值后自动恢复', async ({ page }) => {
@@ -55,9 +45,9 @@ test('预付费闭环：余额预警、欠费断开（模拟温控器关机）�
   const tariff = await api<Record<string, unknown>>(page, 'GET', `/api/v1/billing/tariff/${project.id}`);
   const { id: _i, projectId: _p, createdBy: _c, createdAt: _t, ...doc } = tariff;
   await api(page, 'POST', `/api/v1/billing/tariff/${project.id}`, { ...doc, price: '2000.0000', effectiveFrom: Date.now(), remark: 'E2E：欠费闭环' });
-  await put(page, `/api/v1/account/settings/${project.id}`, { topupMaxFen: null, balanceMaxFen: null, refundApprovalFen: 10_000, warning1Fen: 5_000, warning2Fen: 2_000, overdraftFen: 0 });
+  await api(page, 'PUT', `/api/v1/account/settings/${project.id}`, { topupMaxFen: null, balanceMaxFen: null, refundApprovalFen: 10_000, warning1Fen: 5_000, warning2Fen: 2_000, overdraftFen: 0 });
   const account = await api<{ id: number }>(page, 'POST', '/api/v1/account', { projectId: project.id, name: RESIDENT.name, phone: RESIDENT.phone, roomIds: [device.areaId] });
-  await money(page, `/api/v1/account/${account.id}/topup`, { amountFen: 6_000, method: 'cash' });
+  await api(page, 'POST', `/api/v1/account/${account.id}/topup`, { amountFen: 6_000, method: 'cash' }, key());
 
   // 设备计费 › 计费批次 › 立即计费, until the balance is gone
   await chooseProject(page, PROJECT);

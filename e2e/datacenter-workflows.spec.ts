@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
-import { expect, test, type Page } from '@playwright/test';
-import { api, baseUrl, btn, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
+import { expect, test } from '@playwright/test';
+import { api, baseUrl, btn, confirm, findNode, login, shot, watchConsole, type TreeNode } from './helpers';
 
 /**
  * The data center's workflow screens as the demo operator: log a repair, assign it, add a photo and finish it (维修记录);
@@ -31,12 +31,6 @@ function png(): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-async function confirm(page: Page, text: RegExp | string, ok = '确定') {
-  const box = page.locator('.ant-modal-confirm');
-  await expect(box).toContainText(text);
-  await box.getByRole('button', { name: btn(ok) }).click();
-  await expect(box).toHaveCount(0);
-}
 
 test('数据中心流程：维修记录、设备绑定管理、押金充值、押金直充', async ({ page }) => {
   test.setTimeout(300_000);

@@ -1,38 +1,28 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { baseUrl, chooseProject, login, shot, tokenOf, watchConsole } from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { api, baseUrl, chooseProject, login, shot, watchConsole, type TreeNode } from './helpers';
 
 const PROJECT = '阳光花园小区';
 
-/** An API call beside the browser, as the logged-in operator. */
-async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token }, ...(body !== undefined ? { data: body } : {}) });
-  const json = await res.json();
-  if (json.code !== 200) throw new Error(`${path}: ${json.code} ${json.msg}`);
-  return json.data as T;
-}
-
-interface Node { id: number; label: string; level: string; children: Node[] }
-async function projectAndRoom(request: APIRequestContext, token: string) {
-  const roots = await api<Node[]>(request, token, 'GET', '/api/v1/area/treeonlyproject/-1');
+async function projectAndRoom(page: Page) {
+  const roots = await api<TreeNode[]>(page, 'GET', '/api/v1/area/treeonlyproject/-1');
   const project = roots.flatMap((r) => r.children).find((p) => p.label === PROJECT)!;
-  const [tree] = await api<Node[]>(request, token, 'GET', `/api/v1/area/tree/${project.id}`);
+  const [tree] = await api<TreeNode[]>(page, 'GET', `/api/v1/area/tree/${project.id}`);
   return { projectId: project.id, roomId: tree.children[0].children[0].children[0].id };
 }
 
-test('批量参数设置：在线设备已下发，离线设备等待上线，逐台结果可查', async ({ page, request }) => {
+test('批量参数设置：在线设备已下发，离线设备等待上线，逐台结果可查', async ({ page }) => {
   test.setTimeout(90_000);
   const errors = watchConsole(page);
   await login(page);
   await chooseProject(page, PROJECT);
-  const token = await tokenOf(page);
-  const { projectId, roomId } = await projectAndRoom(request, token);
+  const { projectId, roomId } = await projectAndRoom(page);
   // a thermostat the simulator does not play: registered, never online
-  const offline = await api<{ device: { id: number; deviceCode: string } }>(request, token, 'POST', `/api/v1/device/create/${projectId}/${roomId}/device20020`,
+  const offline = await api<{ device: { id: number; deviceCode: string } }>(page, 'POST', `/api/v1/device/create/${projectId}/${roomId}/device20020`,
     { deviceCode: 'ZZ-E2E-OFFLINE-01', deviceName: 'E2E 离线温控器' });
   // wait for simulated thermostats of the project to be online
-  await expect.poll(async () => (await api<{ total: number }>(request, token, 'GET', `/api/v1/device/devicelist?projectId=${projectId}&deviceType=device20020&online=1`)).total,
+  await expect.poll(async () => (await api<{ total: number }>(page, 'GET', `/api/v1/device/devicelist?projectId=${projectId}&deviceType=device20020&online=1`)).total,
     { timeout: 30_000 }).toBeGreaterThan(0);
-  const all = (await api<{ total: number }>(request, token, 'GET', `/api/v1/device/devicelist?projectId=${projectId}&deviceType=device20020`)).total;
+  const all = (await api<{ total: number }>(page, 'GET', `/api/v1/device/devicelist?projectId=${projectId}&deviceType=device20020`)).total;
 
   try {
     await page.goto(`${baseUrl()}/device/batchpara`);
@@ -76,7 +66,7 @@ test('批量参数设置：在线设备已下发，离线设备等待上线，�
     await expect(page.getByRole('row', { name: /ZZ-E2E-OFFLINE-01/ }).filter({ hasText: '新建设备' })).toBeVisible();
     await expect(page.getByRole('row').filter({ hasText: '设定温度 → 23.0 °C' }).filter({ hasText: '已执行' }).first()).toBeVisible();
   } finally {
-    await api(request, token, 'POST', '/api/v1/device/deletedevice', { id: offline.device.id });
+    await api(page, 'POST', '/api/v1/device/deletedevice', { id: offline.device.id });
   }
   expect(errors).toEqual([]);
 });

@@ -46,12 +46,26 @@ export async function tokenOf(page: Page): Promise<string> {
 export const btn = (label: string) => new RegExp(label.split('').join('\\s*'));
 
 /** A call beside the browser as the logged-in user (extra headers: a money call's Idempotency-Key); expects code 200 and answers `data`. */
-export async function api<T>(page: Page, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function api<T>(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const token = await tokenOf(page);
   const res = await page.request.fetch(`${baseUrl()}${path}`, { method, headers: { authorization: token, ...headers }, data: body });
   const json = await res.json();
   expect(json.code, `${method} ${path}: ${json.msg}`).toBe(200);
   return json.data as T;
+}
+
+/**
+ * Confirms the antd confirmation box showing `text` with its `ok` button. A click the box's opening animation
+ * swallowed is clicked again (a pending request shows a loading button, which ignores clicks; a money dialog's
+ * Idempotency-Key makes a repeated request pay once anyway).
+ */
+export async function confirm(page: Page, text: RegExp | string, ok = '确定') {
+  const box = page.locator('.ant-modal-confirm');
+  await expect(box).toContainText(text);
+  await expect(async () => {
+    if (await box.count()) await box.getByRole('button', { name: btn(ok) }).click({ timeout: 2_000 }).catch(() => undefined);
+    await expect(box).toHaveCount(0, { timeout: 4_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** The area tree (/api/v1/area/tree/-1) and a node of it by name. */

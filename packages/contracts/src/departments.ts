@@ -70,6 +70,10 @@ export interface DepartmentDto {
 
 export const departmentProjectQuery = z.object({ projectId: positiveIdOf('项目编号') });
 
+/** an assignment's days: open-ended, or ending after they begin */
+const endsAfterStart = (b: { from: string; to?: string | null }) => !b.to || b.to > b.from;
+const ENDS_BEFORE_START = { message: '截止日期必须晚于生效日期', path: ['to'] };
+
 export const assignmentBody = z.object({
   departmentId: positiveIdOf('部门'),
   kind: z.enum(['device', 'room'], { error: '分配对象只能是表计或房间' }),
@@ -78,11 +82,10 @@ export const assignmentBody = z.object({
   from: date('生效日期'),
   to: date('截止日期').nullish(),
 }).refine((b) => (b.kind === 'device' ? !!b.deviceId : !!b.areaId), { message: '请选择要分配的表计或房间', path: ['deviceId'] })
-  .refine((b) => !b.to || b.to > b.from, { message: '截止日期必须晚于生效日期', path: ['to'] });
+  .refine(endsAfterStart, ENDS_BEFORE_START);
 export type AssignmentBody = z.infer<typeof assignmentBody>;
 
-export const assignmentUpdate = z.object({ from: date('生效日期'), to: date('截止日期').nullish() })
-  .refine((b) => !b.to || b.to > b.from, { message: '截止日期必须晚于生效日期', path: ['to'] });
+export const assignmentUpdate = z.object({ from: date('生效日期'), to: date('截止日期').nullish() }).refine(endsAfterStart, ENDS_BEFORE_START);
 export type AssignmentUpdate = z.infer<typeof assignmentUpdate>;
 
 /** 转移: the assignment ends the day before `date`, a new one to `departmentId` starts on it. */

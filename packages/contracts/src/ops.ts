@@ -143,14 +143,16 @@ const targetFields = {
   tenantId: decimal(z.number({ error: '租户编号应为整数' }).int('租户编号应为整数').positive('租户编号应为正整数')).optional(),
   projectId: decimal(z.number({ error: '项目编号应为整数' }).int('项目编号应为整数').positive('项目编号应为正整数')).optional(),
 };
+/** a project is named only within its tenant */
+const tenantOfProject = (b: { tenantId?: number; projectId?: number }) => b.projectId === undefined || b.tenantId !== undefined;
+const PROJECT_WITHOUT_TENANT = { message: '选择项目前请先选择租户', path: ['projectId'] };
 export const broadcastBody = z.object({
   ...targetFields,
   action: z.enum(['refresh', 'syncTime'], { error: '广播内容应为「立即上报」或「校时」' }),
-}).refine((b) => b.projectId === undefined || b.tenantId !== undefined, { message: '选择项目前请先选择租户', path: ['projectId'] });
+}).refine(tenantOfProject, PROJECT_WITHOUT_TENANT);
 export type BroadcastBody = z.infer<typeof broadcastBody>;
 
-export const rtuRefreshBody = z.object(targetFields)
-  .refine((b) => b.projectId === undefined || b.tenantId !== undefined, { message: '选择项目前请先选择租户', path: ['projectId'] });
+export const rtuRefreshBody = z.object(targetFields).refine(tenantOfProject, PROJECT_WITHOUT_TENANT);
 export type RtuRefreshBody = z.infer<typeof rtuRefreshBody>;
 
 export interface BroadcastResult {

@@ -37,27 +37,25 @@ const text = (label: string, max: number) => z.string({ error: `请填写${label
 const optText = (label: string, max: number) => z.string().trim().max(max, `${label}最多 ${max} 个字符`).optional();
 const phone = z.string().trim().regex(/^[0-9+\-() ]{0,20}$/, '联系电话格式不正确').optional();
 
-/** POST /api/v1/repair: a device of the project, or a location in words (one of them). */
-export const repairCreate = z.object({
-  projectId: positiveIdOf('项目编号'),
+/** The report itself, as registered and as edited: where (a device of the project or a location in words), what, who. */
+const reportFields = {
   deviceId: positiveIdOf('设备编号').nullish(),
   location: optText('位置', 200),
   fault: text('故障描述', 500),
   reporter: text('报修人', 60),
   phone,
-  priority: z.enum(REPAIR_PRIORITIES, { error: '优先级只能是低、普通、紧急或特急' }).default('normal'),
-}).refine((b) => !!b.deviceId || !!b.location, { message: '请选择设备或填写位置', path: ['location'] });
+};
+const priority = z.enum(REPAIR_PRIORITIES, { error: '优先级只能是低、普通、紧急或特急' });
+/** one of the two places: a device, or a location in words */
+const hasPlace = (b: { deviceId?: number | null; location?: string }) => !!b.deviceId || !!b.location;
+const NO_PLACE = { message: '请选择设备或填写位置', path: ['location'] };
+
+/** POST /api/v1/repair: a device of the project, or a location in words (one of them). */
+export const repairCreate = z.object({ projectId: positiveIdOf('项目编号'), ...reportFields, priority: priority.default('normal') }).refine(hasPlace, NO_PLACE);
 export type RepairCreate = z.infer<typeof repairCreate>;
 
 /** PUT /api/v1/repair/:id: the report itself (not its state), while the record is open. */
-export const repairUpdate = z.object({
-  deviceId: positiveIdOf('设备编号').nullish(),
-  location: optText('位置', 200),
-  fault: text('故障描述', 500),
-  reporter: text('报修人', 60),
-  phone,
-  priority: z.enum(REPAIR_PRIORITIES, { error: '优先级只能是低、普通、紧急或特急' }),
-}).refine((b) => !!b.deviceId || !!b.location, { message: '请选择设备或填写位置', path: ['location'] });
+export const repairUpdate = z.object({ ...reportFields, priority }).refine(hasPlace, NO_PLACE);
 export type RepairUpdate = z.infer<typeof repairUpdate>;
 
 export const repairAssign = z.object({ assigneeId: positiveIdOf('维修人员'), note: optText('备注', 500) });

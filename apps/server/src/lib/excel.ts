@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import type { SelectQueryBuilder } from 'kysely';
 import { XLSX_MIME, asDownload } from './download.ts';
 
 export interface ExcelColumn<T> {
@@ -47,6 +48,13 @@ export async function* byIdDescending<T extends { id: number }>(fetch: (beforeId
     if (rows.length < batch) return;
     before = rows[rows.length - 1].id;
   }
+}
+
+/** byIdDescending over a filtered query of one table (its column `id`): what an export of a list streams. */
+export function queryByIdDescending<DB, TB extends keyof DB, O extends { id: number }>(query: SelectQueryBuilder<DB, TB, O>, batch?: number): AsyncGenerator<O> {
+  // the one column every exported table has; the query's own table types cannot say so to the compiler
+  const q = query as SelectQueryBuilder<any, any, O>;
+  return byIdDescending((before, limit) => (before === null ? q : q.where('id', '<', before)).orderBy('id', 'desc').limit(limit).execute(), batch);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

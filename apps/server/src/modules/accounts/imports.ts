@@ -3,11 +3,9 @@ import { accountPhone, idNumber, type AccountImportResult, type ImportModel } fr
 import type { Db } from '../../db/index.ts';
 import { XLSX_MIME, asDownload } from '../../lib/download.ts';
 import type { Actor } from '../../lib/scope.ts';
-import { RowErrors, buildTemplate, readRows, uploadedFile } from '../imports/index.ts';
+import { RowErrors, buildTemplate, importColumn, readRows, uploadedFile } from '../imports/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import * as repo from './repository.ts';
-
-const col = (key: string, title: string, required: boolean, note: string, example = '') => ({ key, title, required, note, example });
 
 /** The account import template (userRegister_n): one row per account, rooms as 楼栋/楼层/房间 paths joined by 、. */
 export const ACCOUNT_IMPORT_MODEL = {
@@ -15,13 +13,13 @@ export const ACCOUNT_IMPORT_MODEL = {
   name: '账户导入模板',
   importPath: '/api/v1/account/import',
   columns: [
-    col('name', '户名', true, '住户姓名或企业名称，最多 60 个字符', '张三'),
-    col('phone', '手机号', true, '11 位手机号', '13800138000'),
-    col('kind', '类型', false, '住户或企业，默认住户', '住户'),
-    col('idNumber', '证件号码', false, '18 位身份证号或统一社会信用代码', ''),
-    col('rooms', '房间', false, '楼栋/楼层/房间，多个用、分隔；一个房间只能属于一个在用账户', '1号楼/1层/101'),
-    col('moveInDate', '入住日期', false, 'YYYY-MM-DD', '2026-09-01'),
-    col('remark', '备注', false, '最多 200 个字符', ''),
+    importColumn('name', '户名', true, '住户姓名或企业名称，最多 60 个字符', '张三'),
+    importColumn('phone', '手机号', true, '11 位手机号', '13800138000'),
+    importColumn('kind', '类型', false, '住户或企业，默认住户', '住户'),
+    importColumn('idNumber', '证件号码', false, '18 位身份证号或统一社会信用代码', ''),
+    importColumn('rooms', '房间', false, '楼栋/楼层/房间，多个用、分隔；一个房间只能属于一个在用账户', '1号楼/1层/101'),
+    importColumn('moveInDate', '入住日期', false, 'YYYY-MM-DD', '2026-09-01'),
+    importColumn('remark', '备注', false, '最多 200 个字符', ''),
   ],
 } as unknown as ImportModel;
 

@@ -14,6 +14,8 @@ export { cstDayStart } from './ledger.ts';
 export type { AccountService, AccountWithRooms, BalanceListener, BillingAccount, DeviceLookup, ReadingsLookup, UnbilledSource } from './service.ts';
 export { amountInWords } from '@kelvin/contracts';
 export { sandboxNotification, wechatNotification } from './payments.ts';
+/** the Idempotency-Key header, for other modules' money moves (billing's bill payment) */
+export { idempotencyHeader, idempotencyKeyOf } from './routes.ts';
 
 /**
  * Accounts and money: the people billed, their prepaid balance and deposit on one append-only ledger (integer fen,

@@ -16,7 +16,9 @@ import type { AccountImports } from './imports.ts';
 
 const idParam = z.object({ id: positiveIdOf('账户编号') });
 const projectParam = z.object({ projectId: positiveIdOf('项目编号') });
-const keyHeader = z.object({ 'idempotency-key': idempotencyKey });
+/** The Idempotency-Key header of a money move: its schema, and its value once the schema let the request through. */
+export const idempotencyHeader = z.object({ 'idempotency-key': idempotencyKey });
+export const idempotencyKeyOf = (req: FastifyRequest) => String(req.headers['idempotency-key']).trim();
 const tags = ['账户与资金'];
 /** the deposit screens' right to every deposit move (collect, deduct, refund) */
 const DEPOSIT_MOVERS = ['devicedeposit:deposit', 'depositManage:deposit', 'depositManage_n:deposit'] as const;
@@ -25,7 +27,6 @@ const DEPOSIT_MOVERS = ['devicedeposit:deposit', 'depositManage:deposit', 'depos
 export async function accountRoutes(app: FastifyInstance, opts: { accounts: AccountService; imports: AccountImports }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { accounts, imports } = opts;
-  const key = (req: FastifyRequest) => String(req.headers['idempotency-key']).trim();
 
   // ---------------------------------------------------------------- accounts (userRegister_n)
   r.get('/api/v1/account', {
@@ -171,22 +172,22 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
   }, async (req) => ok(await accounts.updatePhone(actorOf(req), req.params.id, req.body.phone), '修改成功'));
 
   r.post('/api/v1/account/:id/topup', {
-    schema: { tags, summary: '充值（请求头 Idempotency-Key：同一键只入账一次）', params: idParam, headers: keyHeader, body: topupBody },
+    schema: { tags, summary: '充值（请求头 Idempotency-Key：同一键只入账一次）', params: idParam, headers: idempotencyHeader, body: topupBody },
     config: { access: 'userRegister_n:topup', operation: '充值' },
-  }, async (req) => ok(await accounts.topup(actorOf(req), req.params.id, req.body, key(req)), '充值成功'));
+  }, async (req) => ok(await accounts.topup(actorOf(req), req.params.id, req.body, idempotencyKeyOf(req)), '充值成功'));
 
   r.post('/api/v1/account/:id/refund', {
-    schema: { tags, summary: '退费（超过审批金额时待另一位用户审批；请求头 Idempotency-Key）', params: idParam, headers: keyHeader, body: refundBody },
+    schema: { tags, summary: '退费（超过审批金额时待另一位用户审批；请求头 Idempotency-Key）', params: idParam, headers: idempotencyHeader, body: refundBody },
     config: { access: 'userRegister_n:refund', operation: '退费' },
   }, async (req) => {
-    const res = await accounts.refund(actorOf(req), req.params.id, req.body, key(req));
+    const res = await accounts.refund(actorOf(req), req.params.id, req.body, idempotencyKeyOf(req));
     return ok(res, res.status === 'pending' ? '已提交，待审批' : '退费成功');
   });
 
   r.post('/api/v1/account/:id/charge', {
-    schema: { tags, summary: '扣费（计费引擎或人工；请求头 Idempotency-Key）', params: idParam, headers: keyHeader, body: chargeBody },
+    schema: { tags, summary: '扣费（计费引擎或人工；请求头 Idempotency-Key）', params: idParam, headers: idempotencyHeader, body: chargeBody },
     config: { access: 'userRegister_n:btn_edit', operation: '扣费' },
-  }, async (req) => ok(await accounts.charge(actorOf(req), req.params.id, req.body, key(req)), '扣费成功'));
+  }, async (req) => ok(await accounts.charge(actorOf(req), req.params.id, req.body, idempotencyKeyOf(req)), '扣费成功'));
 
   r.get('/api/v1/account/:id/ledger', {
     schema: { tags, summary: '账户流水（分页）', params: idParam, querystring: ledgerQuery },
@@ -199,24 +200,24 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
   }, async (req) => ok(await accounts.leaveCheck(actorOf(req), req.params.id)));
 
   r.post('/api/v1/account/:id/leave/clean', {
-    schema: { tags, summary: '退户结算（一个事务：扣押金、退余额与押金、关闭订单、释放房间、关闭账户）', params: idParam, headers: keyHeader, body: settlementBody },
+    schema: { tags, summary: '退户结算（一个事务：扣押金、退余额与押金、关闭订单、释放房间、关闭账户）', params: idParam, headers: idempotencyHeader, body: settlementBody },
     config: { access: 'userRegister_n:settle', operation: '退户结算' },
-  }, async (req) => ok(await accounts.leaveClean(actorOf(req), req.params.id, req.body, key(req)), '结算完成'));
+  }, async (req) => ok(await accounts.leaveClean(actorOf(req), req.params.id, req.body, idempotencyKeyOf(req)), '结算完成'));
 
   r.post('/api/v1/account/:id/order', {
-    schema: { tags, summary: '在线充值下单（返回二维码内容；请求头 Idempotency-Key）', params: idParam, headers: keyHeader, body: orderCreateBody },
+    schema: { tags, summary: '在线充值下单（返回二维码内容；请求头 Idempotency-Key）', params: idParam, headers: idempotencyHeader, body: orderCreateBody },
     config: { access: 'userRegister_n:topup', operation: '在线充值下单' },
-  }, async (req) => ok(await accounts.createOrder(actorOf(req), req.params.id, req.body.amountFen, key(req)), '下单成功'));
+  }, async (req) => ok(await accounts.createOrder(actorOf(req), req.params.id, req.body.amountFen, idempotencyKeyOf(req)), '下单成功'));
 
   // ---------------------------------------------------------------- deposits (user/admindeposit/…)
   r.post('/api/v1/user/admindeposit/:action', {
-    schema: { tags, summary: '押金：collect 收取 | deduct 扣除 | refund 退还（请求头 Idempotency-Key；押金充值的新增只能收取）', params: depositActionParam, headers: keyHeader, body: depositBody },
+    schema: { tags, summary: '押金：collect 收取 | deduct 扣除 | refund 退还（请求头 Idempotency-Key；押金充值的新增只能收取）', params: depositActionParam, headers: idempotencyHeader, body: depositBody },
     config: { access: [...DEPOSIT_MOVERS, 'depositRecharge:btn_add'], operation: '押金收退' },
   }, async (req) => {
     const actor = actorOf(req);
     // 押金充值 (depositRecharge:btn_add) collects deposits; deducting or refunding one needs a deposit screen's right
     if (req.params.action !== 'collect' && !DEPOSIT_MOVERS.some((c) => actor.user.codes.has(c))) throw new AppError(ResultCode.NO_PERMISSION, '权限不足，无法执行该操作');
-    return ok(await accounts.deposit(actor, req.params.action, req.body, key(req)), '操作成功');
+    return ok(await accounts.deposit(actor, req.params.action, req.body, idempotencyKeyOf(req)), '操作成功');
   });
 
   // ---------------------------------------------------------------- 押金充值 / 押金直充 (datacenter)
@@ -240,10 +241,10 @@ export async function accountRoutes(app: FastifyInstance, opts: { accounts: Acco
   ], accounts.depositCollectRows(actorOf(req), req.query)));
 
   r.post('/api/v1/account/deposit/direct', {
-    schema: { tags, summary: '押金直充：同一金额收取到多个账户或一个用户组（请求头 Idempotency-Key 为批次键；每个账户单独入账，重试不重复）', headers: keyHeader, body: depositDirectBody },
+    schema: { tags, summary: '押金直充：同一金额收取到多个账户或一个用户组（请求头 Idempotency-Key 为批次键；每个账户单独入账，重试不重复）', headers: idempotencyHeader, body: depositDirectBody },
     config: { access: 'depositDirect:btn_add', operation: '押金直充' },
   }, async (req) => {
-    const res = await accounts.depositDirect(actorOf(req), req.body, key(req));
+    const res = await accounts.depositDirect(actorOf(req), req.body, idempotencyKeyOf(req));
     return ok(res, res.failedCount ? `成功 ${res.okCount} 户，失败 ${res.failedCount} 户` : `成功 ${res.okCount} 户`);
   });
 

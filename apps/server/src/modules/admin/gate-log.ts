@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { GateLogDto, GateLogFilter, GateLogQuery } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import type { GateLogTable } from '../../db/schema.ts';
-import { byIdDescending, cstTime, streamXlsx } from '../../lib/excel.ts';
+import { cstTime, queryByIdDescending, streamXlsx } from '../../lib/excel.ts';
 import { cachedTotals, paginate } from '../../lib/pagination.ts';
 import { listTenant, type Actor } from './actor.ts';
 
@@ -41,11 +41,7 @@ export function createGateLogService(db: Db) {
 
     async export(actor: Actor, f: GateLogFilter, reply: FastifyReply) {
       const t = await titles();
-      const rows = byIdDescending<GateLogRow>((before, limit) => {
-        let q = filtered(actor, f);
-        if (before !== null) q = q.where('id', '<', before);
-        return q.orderBy('id', 'desc').limit(limit).execute();
-      });
+      const rows = queryByIdDescending(filtered(actor, f));
       return streamXlsx(reply, `操作日志_${cstTime(Date.now()).slice(0, 10)}.xlsx`, '操作日志', [
         { header: '时间', width: 20, value: (r) => cstTime(r.at) },
         { header: '账号', width: 16, value: (r) => r.username },

@@ -196,6 +196,21 @@ describe('设备计费参数', () => {
     expect((await engine.deviceParamsAt([d2], Date.now())).get(d2)).toEqual({ chargeRate: '1.5', ratedPower: '7.5', baseFeeFen: 0 });
   });
 
+  it("each row names the device's place below the project (楼栋 / 楼层 / 房间), null where it has none", async () => {
+    const p = await newProject();
+    const building = await createArea(k.db, { tenantId: A.tenantId, parentId: p, level: 'building', name: '计费楼' });
+    const floor = await createArea(k.db, { tenantId: A.tenantId, parentId: building, level: 'floor', name: '3层' });
+    const room = await createArea(k.db, { tenantId: A.tenantId, parentId: floor, level: 'room', name: '301' });
+    const placed = (await createTestDevice(k, { tenantId: A.tenantId, projectId: p, type: 'device20030', areaId: room, name: '有位置的风盘' })).id;
+    const loose = await device(p, '无位置的风盘');
+    const list = await data('GET', `/api/v1/billing/deviceparams?projectId=${p}`);
+    expect(Object.fromEntries(list.rows.map((r: { deviceId: number; areaName: string | null }) => [r.deviceId, r.areaName]))).toEqual({ [placed]: '计费楼 / 3层 / 301', [loose]: null });
+    expect((await data('GET', `/api/v1/billing/deviceparams/${placed}/history`)).rows).toEqual([]);
+    await data('POST', '/api/v1/billing/deviceparams', { deviceIds: [placed, loose], chargeRate: '1.3', effectiveFrom: Date.now() - DAY });
+    expect((await data('GET', `/api/v1/billing/deviceparams/${placed}/history`)).rows[0].areaName).toBe('计费楼 / 3层 / 301');
+    expect((await data('GET', `/api/v1/billing/deviceparams/${loose}/history`)).rows[0].areaName).toBeNull();
+  });
+
   it('devices must be visible and of one project', async () => {
     const [p, q] = [await newProject(), await newProject()];
     const [d1, d2] = [await device(p), await device(q)];

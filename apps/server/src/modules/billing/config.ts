@@ -12,7 +12,7 @@ import { cstTime } from '../../lib/excel.ts';
 import { paginate } from '../../lib/pagination.ts';
 import { scoped, type Actor, type Scope } from '../../lib/scope.ts';
 import type { AccountService } from '../accounts/index.ts';
-import type { DeviceCore } from '../devices/index.ts';
+import { codeOrNameLike, type DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 
 /** A stored tariff version's document (defaults under what was saved; the row's scheme wins). */
@@ -191,14 +191,10 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
     return { devices: list.map((d) => d!), projectId: project };
   }
 
-  /** Area path of devices below the project (楼栋 / 楼层 / 房间). */
-  async function areaPaths(scope: Scope) {
-    const areas = new Map((await projects.visibleAreaRows(scope)).map((a) => [a.id, a]));
-    return (areaId: number | null): string | null => {
-      const names: string[] = [];
-      for (let a = areaId === null ? undefined : areas.get(areaId); a && a.level !== 'project' && a.level !== 'region'; a = a.parent_id === null ? undefined : areas.get(a.parent_id)) names.unshift(a.name);
-      return names.length ? names.join(' / ') : null;
-    };
+  /** Area path of devices below the project (楼栋 / 楼层 / 房间; null where there is none), from the projects module. */
+  async function areaPaths(scope: Scope, areaIds: (number | null)[]) {
+    const paths = await projects.areaPaths(scope, areaIds);
+    return (areaId: number | null): string | null => paths.get(areaId) || null;
   }
 
   async function saveParams(actor: Actor, b: DeviceParamBody): Promise<{ updated: number }> {
@@ -369,13 +365,9 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
       const p = await projects.project(actor.scope, q.projectId);
       let query = core.devices.scopedDevices(actor.scope).select(['id', 'device_code', 'device_name', 'device_type', 'area_id']).where('project_id', '=', p.id);
       if (q.deviceType) query = query.where('device_type', '=', q.deviceType);
-      if (q.keyword) {
-        // case-insensitive on both databases (PostgreSQL's LIKE is not)
-        const like = `%${q.keyword.toLowerCase()}%`;
-        query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
-      }
+      if (q.keyword) query = query.where(codeOrNameLike(q.keyword));
       const page = await paginate(query, q, (b) => b.orderBy('device_code').orderBy('id'));
-      const [params, pathOf] = await Promise.all([paramRowsAt(page.rows.map((d) => d.id), Date.now()), areaPaths(actor.scope)]);
+      const [params, pathOf] = await Promise.all([paramRowsAt(page.rows.map((d) => d.id), Date.now()), areaPaths(actor.scope, page.rows.map((d) => d.area_id))]);
       return {
         total: page.total,
         rows: page.rows.map((d) => {
@@ -393,7 +385,7 @@ export function createBillingConfig(deps: { db: Db; projects: ProjectService; co
     async deviceParamHistory(actor: Actor, deviceId: number, q: PageQuery): Promise<{ total: number; rows: DeviceParamRow[] }> {
       const d = (await scopedDevicesById(actor.scope, [deviceId])).get(deviceId);
       if (!d) throw notFound('设备');
-      const pathOf = await areaPaths(actor.scope);
+      const pathOf = await areaPaths(actor.scope, [d.area_id]);
       const page = await paginate(db.selectFrom('billing_device_param').selectAll().where('device_id', '=', d.id), q,
         (b) => b.orderBy('effective_from', 'desc').orderBy('id', 'desc'));
       return {

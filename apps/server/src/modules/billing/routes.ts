@@ -1,19 +1,19 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  BILL_PAY_METHODS, BILL_STATUS, ResultCode, billIssueBody, billPayBody, billQuery, billingRunQuery, chargeDataBody, fenToYuan, idempotencyKey, lineQuery, positiveIdOf, quoteBody,
+  BILL_PAY_METHODS, BILL_STATUS, ResultCode, billIssueBody, billPayBody, billQuery, billingRunQuery, chargeDataBody, fenToYuan, lineQuery, positiveIdOf, quoteBody,
   runBody, supplyQuery, type BillLineRow, type ExpenseBillRow,
 } from '@kelvin/contracts';
 import { AppError, ok } from '../../lib/errors.ts';
 import { cstTime, streamXlsx } from '../../lib/excel.ts';
 import { actorOf } from '../../plugins/access.ts';
+import { idempotencyHeader, idempotencyKeyOf } from '../accounts/index.ts';
 import { allPages } from '../imports/index.ts';
 import { FormulaError, quote } from './formulas.ts';
 import type { BillingService } from './service.ts';
 
 const idParam = z.object({ id: positiveIdOf('编号') });
-const keyHeader = z.object({ 'idempotency-key': idempotencyKey });
 const tags = ['计费引擎'];
 /** screens that read runs and lines */
 const READERS = ['equipmentBilling_n', 'equipmentCostShare_n', 'ag2410chargedata', 'expensebill', 'jffa2020x1'] as const;
@@ -22,7 +22,6 @@ const READERS = ['equipmentBilling_n', 'equipmentCostShare_n', 'ag2410chargedata
 export async function billingRoutes(app: FastifyInstance, opts: { service: BillingService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { service } = opts;
-  const key = (req: FastifyRequest) => String(req.headers['idempotency-key']).trim();
 
   r.post('/api/v1/billing/quote', {
     schema: { tags, summary: '计费试算（ladder 阶梯 | timeEquivalent 时间当量 | heatTwoPart 两部制 | share 分摊 | onOffTimeArea 通断时间面积法）', body: quoteBody },
@@ -111,9 +110,9 @@ export async function billingRoutes(app: FastifyInstance, opts: { service: Billi
   }, async (req) => ok(await service.issue(actorOf(req), req.body.projectId, req.body.period), '出账完成'));
 
   r.post('/api/v1/billing/bills/:id/pay', {
-    schema: { tags, summary: '缴费（余额抵扣时从预付余额扣除；请求头 Idempotency-Key）', params: idParam, headers: keyHeader, body: billPayBody },
+    schema: { tags, summary: '缴费（余额抵扣时从预付余额扣除；请求头 Idempotency-Key）', params: idParam, headers: idempotencyHeader, body: billPayBody },
     config: { access: 'expensebill:btn_edit', operation: '账单缴费' },
-  }, async (req) => ok(await service.pay(actorOf(req), req.params.id, req.body, key(req)), '缴费成功'));
+  }, async (req) => ok(await service.pay(actorOf(req), req.params.id, req.body, idempotencyKeyOf(req)), '缴费成功'));
 
   r.get('/api/v1/billing/supply', {
     schema: { tags, summary: '供能控制记录（欠费断开、充值恢复）', querystring: supplyQuery },

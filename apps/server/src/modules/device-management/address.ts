@@ -9,8 +9,7 @@ import { paginate } from '../../lib/pagination.ts';
 import type { Scope } from '../../lib/scope.ts';
 import type { ProjectService } from '../projects/index.ts';
 import type { Actor } from '../../lib/scope.ts';
-import type { DeviceService } from '../devices/index.ts';
-import * as repo from './repository.ts';
+import { codeOrNameLike, type DeviceService } from '../devices/index.ts';
 
 type ChangeRow = Selectable<DeviceAddressChangeTable>;
 
@@ -66,10 +65,7 @@ export function createAddressChangeService(deps: { db: Db; projects: ProjectServ
       const p = await deps.projects.project(scope, q.projectId);
       let query = db.selectFrom('device_address_change').selectAll().where('project_id', '=', p.id);
       if (q.status) query = query.where('status', '=', q.status);
-      if (q.keyword) {
-        const like = repo.likeName(q.keyword);
-        query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
-      }
+      if (q.keyword) query = query.where(codeOrNameLike(q.keyword));
       const page = await paginate(query, q, (b) => b.orderBy('requested_at', 'desc').orderBy('id', 'desc'));
       return { total: page.total, rows: await toRows(scope, page.rows) };
     },

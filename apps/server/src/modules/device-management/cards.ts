@@ -3,9 +3,8 @@ import type { Db } from '../../db/index.ts';
 import { conflict } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { DeviceService } from '../devices/index.ts';
+import { codeOrNameLike, type DeviceService } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
-import * as repo from './repository.ts';
 import { CELLULAR_TYPES, type DeviceManagementService } from './service.ts';
 
 /** deviceCardInfoList: the SIM card of each 4G device (ICCID, carrier, package end, data used). */
@@ -32,10 +31,8 @@ export function createDeviceCardService(deps: { db: Db; projects: ProjectService
         query = query.where('device_code', 'in', cardsOfTenant.where('package_end', 'is not', null).where('package_end', '<', until));
       }
       if (q.keyword) {
-        const like = repo.likeName(q.keyword);
         query = query.where((eb) => eb.or([
-          eb(eb.fn('lower', ['device_name']), 'like', like),
-          eb(eb.fn('lower', ['device_code']), 'like', like),
+          codeOrNameLike(q.keyword!),
           eb('device_code', 'in', eb.selectFrom('device_card').select('device_code').where('tenant_id', '=', p.tenant_id).where('iccid', 'like', `%${q.keyword}%`)),
         ]));
       }

@@ -7,7 +7,7 @@ import type { Db } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
-import { GATEWAY_TYPES, type DeviceDbRow, type DeviceService } from '../devices/index.ts';
+import { GATEWAY_TYPES, codeOrNameLike, type DeviceDbRow, type DeviceService } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import * as repo from './repository.ts';
 import type { CardRow } from './repository.ts';
@@ -323,7 +323,7 @@ export function createDeviceManagementService(deps: { db: Db; projects: ProjectS
       if (q.bound === 'bound') query = query.where('area_id', 'is not', null);
       if (q.bound === 'unbound') query = query.where('area_id', 'is', null);
       if (q.deviceType) query = query.where('device_type', '=', q.deviceType);
-      if (q.keyword) query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_name']), 'like', repo.likeName(q.keyword!)), eb(eb.fn('lower', ['device_code']), 'like', repo.likeName(q.keyword!))]));
+      if (q.keyword) query = query.where(codeOrNameLike(q.keyword));
       const page = await paginate(query, q, (b) => b.orderBy('device_code'));
       const rows = await devices.toRows(scope, page.rows);
       const ids = page.rows.map((r) => r.id);

@@ -6,7 +6,7 @@ import {
   operationQuery, validateFieldWrite, type OperationLogRow, decimal,
 } from '@kelvin/contracts';
 import { AppError, invalid, notFound, ok } from '../../lib/errors.ts';
-import { byIdDescending, cstTime, streamXlsx } from '../../lib/excel.ts';
+import { cstTime, queryByIdDescending, streamXlsx } from '../../lib/excel.ts';
 import { actorOf } from '../../plugins/access.ts';
 import type { AuthUser } from '../../types.ts';
 import type { ProjectService } from '../projects/index.ts';
@@ -98,11 +98,7 @@ export async function commandRoutes(app: FastifyInstance, opts: { devices: Devic
     // atFrom/atTo: the names older screens send for from/to
     const filter = { ...q, from: q.from ?? atFrom, to: q.to ?? atTo };
     if (filter.projectId !== undefined) await opts.projects.project(scope, filter.projectId);
-    const rows = byIdDescending((before, limit) => {
-      let query = devices.operationLog(scope, filter);
-      if (before !== null) query = query.where('id', '<', before);
-      return query.orderBy('id', 'desc').limit(limit).execute();
-    });
+    const rows = queryByIdDescending(devices.operationLog(scope, filter));
     return streamXlsx(reply, '设备操作日志.xlsx', '设备操作日志', [
       { header: '时间', width: 20, value: (l) => cstTime(l.at) },
       { header: '设备编号', width: 22, value: (l) => l.device_code },

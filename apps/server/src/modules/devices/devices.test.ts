@@ -101,6 +101,9 @@ describe('详情、协议、类型、历史', () => {
     // the per-project menu check reads these: planned types plus the types the project holds (device20090)
     expect(area.body.data.map((t: { code: string }) => t.code)).toEqual(expect.arrayContaining(['device20020', 'device618_n', 'gateway', 'manager', 'device20090']));
     expect(area.body.data.map((t: { code: string }) => t.code)).not.toContain('device20030');
+    // the project figures (cards, map) count the same devices per project; a project without devices is left out
+    const empty = await createArea(k.db, { tenantId: a.tenantId, parentId: a.regionId, level: 'project', name: '无设备项目' });
+    expect(await k.kelvin.devices.devices.projectDeviceCounts([a.projectId, empty])).toEqual(new Map([[a.projectId, { devices: 3, online: 2 }]]));
   });
 
   it('thermostat monitor summarises the online thermostats of a project or an area', async () => {

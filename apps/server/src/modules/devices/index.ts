@@ -20,6 +20,7 @@ import { createTelemetryService } from './telemetry/service.ts';
 export type { CommandInput, CommandIssuer, CommandOutcome, CommandTarget } from './commands.ts';
 export { toCommandView } from './commands.ts';
 export type { DeviceDbRow, DevicePatch, NewDevice } from './repository.ts';
+export { codeOrNameLike } from './repository.ts';
 export type { CredentialEvent, CredentialListener, DeviceService } from './service.ts';
 export type { DeviceContext } from './directory.ts';
 export { GATEWAY_TYPES, MONITOR_EXPORT_CODES, MONITOR_PAGE_CODES, canControl, canView, randomDeviceCode } from './service.ts';

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { DeviceOperationLogTable, DeviceTable } from '../../db/schema.ts';
 import { scoped, type Scope } from '../../lib/scope.ts';
@@ -36,6 +36,15 @@ export function deviceByCode(db: Db, code: string) {
   return db.selectFrom('device').selectAll().where('device_code', '=', code).executeTakeFirst();
 }
 
+/**
+ * The keyword search of device lists: the row's device_code or device_name holds the keyword, in any case on both
+ * databases (PostgreSQL's LIKE is not case-insensitive). For any table with those two columns.
+ */
+export function codeOrNameLike(keyword: string): RawBuilder<SqlBool> {
+  const like = `%${keyword.toLowerCase()}%`;
+  return sql<SqlBool>`(lower(${sql.ref('device_code')}) like ${like} or lower(${sql.ref('device_name')}) like ${like})`;
+}
+
 /** Devices of the scope's tenant (every tenant for the platform) and granted projects, filtered. */
 export function devicesQuery(db: Db, scope: Scope, f: DeviceFilter) {
   let q = scopedDevices(db, scope);
@@ -44,11 +53,7 @@ export function devicesQuery(db: Db, scope: Scope, f: DeviceFilter) {
   if (f.deviceType) q = q.where('device_type', '=', f.deviceType);
   if (f.online === true) q = q.where('online_until', '>', f.now);
   if (f.online === false) q = q.where((eb) => eb.or([eb('online_until', 'is', null), eb('online_until', '<=', f.now)]));
-  if (f.keyword) {
-    // case-insensitive on both databases (PostgreSQL's LIKE is not)
-    const like = `%${f.keyword.toLowerCase()}%`;
-    q = q.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
-  }
+  if (f.keyword) q = q.where(codeOrNameLike(f.keyword));
   if (f.areaIds) q = q.where('area_id', 'in', f.areaIds.length ? f.areaIds : [-1]);
   if (f.gatewayId !== undefined) q = q.where('gateway_id', '=', f.gatewayId);
   return q.selectAll();
@@ -82,18 +87,24 @@ export async function tenantCodeOf(db: Db, tenantId: number) {
   return (await db.selectFrom('tenant').select('code').where('id', '=', tenantId).executeTakeFirstOrThrow()).code;
 }
 
-/** Per type: devices and how many are online, in one project. */
-export async function typeCounts(db: Db, projectId: number, now: number) {
+/** Devices of these projects and how many of them are online, per value of `key`. */
+async function onlineCountsBy<K extends 'device_type' | 'project_id'>(db: Db, key: K, projectIds: number[], now: number) {
   const rows = await db.selectFrom('device')
     .select((eb) => [
-      'device_type',
+      eb.ref(key).as('key'),
       eb.fn.countAll<number>().as('total'),
       eb.fn.sum<number>(eb.case().when('online_until', '>', now).then(1).else(0).end()).as('online'),
     ])
-    .where('project_id', '=', projectId)
-    .groupBy('device_type')
+    .where('project_id', 'in', projectIds)
+    .groupBy(key)
     .execute();
-  return new Map(rows.map((r) => [r.device_type, { total: Number(r.total), online: Number(r.online ?? 0) }]));
+  return rows.map((r) => ({ key: r.key, total: Number(r.total), online: Number(r.online ?? 0) }));
+}
+
+/** Per type: devices and how many are online, in one project. */
+export async function typeCounts(db: Db, projectId: number, now: number) {
+  const rows = await onlineCountsBy(db, 'device_type', [projectId], now);
+  return new Map(rows.map((r) => [r.key, { total: r.total, online: r.online }]));
 }
 
 /** count, average and how many equal 1, per field, over the online devices of the given types. */
@@ -117,16 +128,8 @@ export async function fieldAggregates(db: Db, f: { projectId: number; types: str
 /** Devices and online devices per project. */
 export async function projectDeviceCounts(db: Db, projectIds: number[], now: number) {
   if (!projectIds.length) return new Map<number, { devices: number; online: number }>();
-  const rows = await db.selectFrom('device')
-    .select((eb) => [
-      'project_id',
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.sum<number>(eb.case().when('online_until', '>', now).then(1).else(0).end()).as('online'),
-    ])
-    .where('project_id', 'in', projectIds)
-    .groupBy('project_id')
-    .execute();
-  return new Map(rows.map((r) => [Number(r.project_id), { devices: Number(r.total), online: Number(r.online ?? 0) }]));
+  const rows = await onlineCountsBy(db, 'project_id', projectIds, now);
+  return new Map(rows.map((r) => [Number(r.key), { devices: r.total, online: r.online }]));
 }
 
 /** Devices kept on an area: placed in it, or (for a project) belonging to it, stock included. */

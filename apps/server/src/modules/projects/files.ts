@@ -22,6 +22,24 @@ export function cleanFileName(name: string): string {
   return base.slice(-255);
 }
 
+/**
+ * Streams an upload into `root/<tenant>/<a new random name>` (project files, repair photos). A file the multipart limit
+ * cut short is removed and refused with `tooLarge`; otherwise the caller gets its stored name, path and size, and
+ * `discard` for a refusal of its own or a failed insert.
+ */
+export async function storeUpload(root: string, tenantId: number, upload: { file: Readable; truncated(): boolean }, tooLarge: string) {
+  const storedName = crypto.randomUUID();
+  const target = path.join(root, String(tenantId), storedName);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  await pipeline(upload.file, fs.createWriteStream(target));
+  const discard = () => fs.rmSync(target, { force: true });
+  if (upload.truncated()) {
+    discard();
+    throw invalid(tooLarge, ['file']);
+  }
+  return { storedName, target, size: fs.statSync(target).size, discard };
+}
+
 /** Project files (spec §7.5): stored under the data dir by a random name; every call checks the project's visibility. */
 export function createProjectFileService(db: Db, projects: ProjectService, dataDir: string) {
   const root = path.join(dataDir, 'uploads', 'project-files');
@@ -59,16 +77,7 @@ export function createProjectFileService(db: Db, projects: ProjectService, dataD
         upload.file.resume();
         throw invalid('文件名不能为空', ['file']);
       }
-      const storedName = crypto.randomUUID();
-      const target = storedPath({ tenant_id: p.tenant_id, stored_name: storedName });
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      await pipeline(upload.file, fs.createWriteStream(target));
-      const discard = () => fs.rmSync(target, { force: true });
-      if (upload.truncated()) {
-        discard();
-        throw invalid('文件超过 20 MB，未保存', ['file']);
-      }
-      const size = fs.statSync(target).size;
+      const { storedName, size, discard } = await storeUpload(root, p.tenant_id, upload, '文件超过 20 MB，未保存');
       if (size === 0) {
         discard();
         throw invalid('文件是空的', ['file']);

@@ -1,7 +1,5 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import {
   REPAIR_ACTIONS, REPAIR_MOVES, REPAIR_PHOTO_MAX_COUNT, REPAIR_PHOTO_TYPES, REPAIR_STATUS,
@@ -14,7 +12,7 @@ import { byIdDescending } from '../../lib/excel.ts';
 import { paginate } from '../../lib/pagination.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import type { DeviceService } from '../devices/index.ts';
-import { cleanFileName, type ProjectService } from '../projects/index.ts';
+import { cleanFileName, storeUpload, type ProjectService } from '../projects/index.ts';
 import * as repo from './repository.ts';
 import type { PhotoRow, RepairRow, Trx } from './repository.ts';
 
@@ -215,15 +213,7 @@ export function createRepairService(deps: { db: Db; projects: ProjectService; de
       if (count >= REPAIR_PHOTO_MAX_COUNT) throw refuse(`每条维修记录最多 ${REPAIR_PHOTO_MAX_COUNT} 张照片`);
       if (!(REPAIR_PHOTO_TYPES as readonly string[]).includes(upload.mimetype)) throw refuse('照片只能是 JPG 或 PNG 图片');
       const name = cleanFileName(upload.filename) || 'photo';
-      const storedName = crypto.randomUUID();
-      const target = storedPath({ tenant_id: r.tenant_id, stored_name: storedName });
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      await pipeline(upload.file, fs.createWriteStream(target));
-      const discard = () => fs.rmSync(target, { force: true });
-      if (upload.truncated()) {
-        discard();
-        throw invalid('照片超过 5 MB，未保存', ['file']);
-      }
+      const { storedName, target, size, discard } = await storeUpload(root, r.tenant_id, upload, '照片超过 5 MB，未保存');
       const fd = fs.openSync(target, 'r');
       const head = Buffer.alloc(8);
       const read = fs.readSync(fd, head, 0, 8, 0);
@@ -233,7 +223,6 @@ export function createRepairService(deps: { db: Db; projects: ProjectService; de
         discard();
         throw invalid('文件内容不是 JPG 或 PNG 图片', ['file']);
       }
-      const size = fs.statSync(target).size;
       try {
         return await db.transaction().execute(async (trx) => {
           // the count again inside the write: two uploads racing for the ninth place

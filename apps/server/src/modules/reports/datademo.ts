@@ -2,10 +2,9 @@ import { DATADEMO_MAX_RANGE_MS, DEVICE_TYPE_BY_CODE, datademoResolution, type Da
 import type { Db } from '../../db/index.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
-import type { DeviceCore } from '../devices/index.ts';
+import { codeOrNameLike, type DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { loadPlaces } from './places.ts';
-import { likeOf } from './queries/records.ts';
 
 /** The numeric fields of a type (what can be charted), hidden ones left out. */
 function numericFields(type: string) {
@@ -43,10 +42,7 @@ export function createDatademo(deps: { db: Db; core: DeviceCore; projects: Proje
     async devices(actor: Actor, q: { projectId: number; keyword?: string }): Promise<DatademoDevice[]> {
       const project = await projects.project(actor.scope, q.projectId);
       let query = core.devices.scopedDevices(actor.scope).where('project_id', '=', project.id);
-      if (q.keyword) {
-        const like = likeOf(q.keyword.toLowerCase());
-        query = query.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
-      }
+      if (q.keyword) query = query.where(codeOrNameLike(q.keyword));
       const rows = await query.select(['id', 'device_code', 'device_name', 'device_type', 'area_id']).orderBy('device_code').limit(50).execute();
       const places = await loadPlaces(db, project.tenant_id, project.id);
       return rows.map((r) => ({

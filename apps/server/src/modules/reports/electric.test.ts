@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TARIFF } from '@kelvin/contracts';
-import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 import { createTestDevice, ingestKwh } from '../devices/test-fixtures.ts';
+import { cst, startReportSuite, type ReportSuite } from './test-fixtures.ts';
 
 /**
  * 电表能耗视图 by hand. The tariff's default periods: 08–11 峰, 11–18 平, 18–22 峰, 22–08 谷 (TOU pricing off until
@@ -12,24 +13,15 @@ import { createTestDevice, ingestKwh } from '../devices/test-fixtures.ts';
  */
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
-let token: string;
-const cst = (iso: string) => Date.parse(`${iso}+08:00`);
+let a: TenantWithProject;
+let get: ReportSuite['get'];
 const APRIL = cst('2025-04-01T00:00:00');
 const MAY = cst('2025-05-01T00:00:00');
 
 const batch = (readings: [number, string, number][]) => ingestKwh(k, a, readings);
 
-const get = async (url: string) => {
-  const res = await k.call('GET', url, { token });
-  expect(res.body.code, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
-
 beforeAll(async () => {
-  k = await startTestKelvin();
-  a = await createTenantWithProject(k.db, 'elecv', ['project', 'electricMeterEnergyView', 'electricMeterEnergyView:export']);
-  token = await k.login(a.username, a.password);
+  ({ k, a, get } = await startReportSuite('elecv', ['project', 'electricMeterEnergyView', 'electricMeterEnergyView:export']));
   const building2 = await createArea(k.db, { tenantId: a.tenantId, parentId: a.projectId, level: 'building', name: '2号楼' });
   const meterA = (await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20090', areaId: a.buildingId, name: '电表A' })).id;
   const meterB = (await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20090', areaId: building2, name: '电表B' })).id;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 import { createTestDevice, ingestKwh } from '../devices/test-fixtures.ts';
+import { cst, startReportSuite, type ReportSuite } from './test-fixtures.ts';
 
 /**
  * Energy reports on hand-built electric-meter readings (f70, kWh) written through the real ingest path, so the
@@ -17,27 +18,19 @@ import { createTestDevice, ingestKwh } from '../devices/test-fixtures.ts';
  */
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
+let a: TenantWithProject;
 let token: string;
+let get: ReportSuite['get'];
 let meterA: number;
 let meterB: number;
 let building2: number;
-const cst = (iso: string) => Date.parse(`${iso}+08:00`);
 const APRIL = cst('2025-04-01T00:00:00');
 const MAY = cst('2025-05-01T00:00:00');
 
 const batch = (readings: [number, string, number][]) => ingestKwh(k, a, readings);
 
-const get = async (url: string) => {
-  const res = await k.call('GET', url, { token });
-  expect(res.body.code, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
-
 beforeAll(async () => {
-  k = await startTestKelvin();
-  a = await createTenantWithProject(k.db, 'energya', ['datacenter', 'datastats', 'annualData']);
-  token = await k.login(a.username, a.password);
+  ({ k, a, token, get } = await startReportSuite('energya', ['datacenter', 'datastats', 'annualData']));
   building2 = await createArea(k.db, { tenantId: a.tenantId, parentId: a.projectId, level: 'building', name: '2号楼' });
   meterA = (await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20090', areaId: a.buildingId })).id;
   meterB = (await createTestDevice(k, { tenantId: a.tenantId, projectId: a.projectId, type: 'device20090', areaId: building2 })).id;

@@ -2,28 +2,22 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATACENTER_WORKFLOW_CODES, MENUS, REPORTS, REPORT_BY_CODE, periodRange } from '@kelvin/contracts';
 import { download } from '../admin/fixtures.ts';
-import { createArea, createTenantWithProject, startTestKelvin, type TestClient } from '../../test/harness.ts';
+import { createArea, type TenantWithProject, type TestClient } from '../../test/harness.ts';
 import { REPORT_QUERIES } from './queries/index.ts';
+import { startReportSuite, type ReportSuite } from './test-fixtures.ts';
 
 /** The registry and the framework (page, sort, totals, period, export, §6 visibility), on the record reports. */
 
 let k: TestClient;
-let a: Awaited<ReturnType<typeof createTenantWithProject>>;
+let a: TenantWithProject;
 let token: string;
+let get: ReportSuite['get'];
 const CST = 8 * 3600_000;
 /** 2026-03-01 00:00:00 CST */
 const MARCH = Date.UTC(2026, 2, 1) - CST;
 
-const get = async (url: string) => {
-  const res = await k.call('GET', url, { token });
-  expect(res.body.code, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-};
-
 beforeAll(async () => {
-  k = await startTestKelvin();
-  a = await createTenantWithProject(k.db, 'rpta', ['datacenter', 'operateRecord', 'operateRecord:export', 'userList_n', 'userList_n:export', 'ladderReport_n']);
-  token = await k.login(a.username, a.password);
+  ({ k, a, token, get } = await startReportSuite('rpta', ['datacenter', 'operateRecord', 'operateRecord:export', 'userList_n', 'userList_n:export', 'ladderReport_n']));
   // two accounts with hand-written ledger entries: the report reads the ledger as it is
   const room1 = await createArea(k.db, { tenantId: a.tenantId, parentId: a.buildingId, level: 'room', name: '101' });
   const room2 = await createArea(k.db, { tenantId: a.tenantId, parentId: a.buildingId, level: 'room', name: '102' });

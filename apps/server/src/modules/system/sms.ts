@@ -6,7 +6,7 @@ import {
 } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import type { SmsRecordTable, SmsTemplateTable } from '../../db/schema.ts';
-import { byIdDescending, cstTime, streamXlsx } from '../../lib/excel.ts';
+import { cstTime, queryByIdDescending, streamXlsx } from '../../lib/excel.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
 import { assertVisible, flag, listTenant, uniqueOr } from '../admin/index.ts';
@@ -198,11 +198,7 @@ export function createSmsService(db: Db, provider: SmsProvider) {
       return { total: page.total, rows: page.rows.map(recordDto) };
     },
     async exportRecords(actor: Actor, f: SmsRecordFilter, reply: FastifyReply) {
-      const rows = byIdDescending<RecordRow>((before, limit) => {
-        let q = recordsOf(actor, f);
-        if (before !== null) q = q.where('id', '<', before);
-        return q.orderBy('id', 'desc').limit(limit).execute();
-      });
+      const rows = queryByIdDescending(recordsOf(actor, f));
       return streamXlsx(reply, `短信记录_${cstTime(Date.now()).slice(0, 10)}.xlsx`, '短信记录', [
         { header: '时间', width: 20, value: (r) => cstTime(r.created_at) },
         { header: '手机号', width: 14, value: (r) => r.phone },

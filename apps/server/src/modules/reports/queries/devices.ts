@@ -1,6 +1,6 @@
 import { DEVICE_TYPE_BY_CODE, fieldOf, type ReportRow } from '@kelvin/contracts';
 import { memorySource, type ReportContext, type ReportQueryFn } from '../source.ts';
-import { likeOf } from './records.ts';
+import { codeOrNameLike } from '../../devices/index.ts';
 
 const DAY = 86_400_000;
 const CST = 8 * 3600_000;
@@ -30,10 +30,7 @@ async function projectDevices(ctx: ReportContext, opts: { types?: string[]; keyw
   if (f.areaId !== undefined) q = q.where('area_id', 'in', [...ctx.places.subtree(f.areaId)]);
   if (opts.status === 'online') q = q.where('online_until', '>', ctx.now);
   if (opts.status === 'offline') q = q.where((eb) => eb.or([eb('online_until', 'is', null), eb('online_until', '<=', ctx.now)]));
-  if (opts.keyword) {
-    const like = likeOf(opts.keyword.toLowerCase());
-    q = q.where((eb) => eb.or([eb(eb.fn('lower', ['device_code']), 'like', like), eb(eb.fn('lower', ['device_name']), 'like', like)]));
-  }
+  if (opts.keyword) q = q.where(codeOrNameLike(opts.keyword));
   return q.select(['id', 'device_code', 'device_name', 'device_type', 'area_id', 'online_until', 'last_report_at']).orderBy('device_code').execute();
 }
 
