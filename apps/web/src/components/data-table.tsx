@@ -182,6 +182,18 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
   return out;
 }
 
+/** The query form's last item: 查询 (submits the form) and 重置 — a list's own form, or a screen's form above its lists. */
+export function QueryButtons({ onReset }: { onReset: () => void }) {
+  return (
+    <Form.Item>
+      <Space>
+        <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
+        <Button onClick={onReset} icon={<ReloadOutlined />}>重置</Button>
+      </Space>
+    </Form.Item>
+  );
+}
+
 export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
   const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20, summary } = props;
   const [form] = Form.useForm();
@@ -259,12 +271,7 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
               )}
             </Form.Item>
           ))}
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>重置</Button>
-            </Space>
-          </Form.Item>
+          <QueryButtons onReset={reset} />
         </Form>
         </div>
       )}
