@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, Popconfirm, Select, Space, Spin, Tabs } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Form, Input, Popconfirm, Select, Space, Spin, Tabs } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_MONEY_SETTINGS, PAYMENT_PROVIDERS, paymentAccountBody, type MoneySettingsBody, type PaymentAccountBody,
 } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
@@ -18,7 +18,7 @@ import { formatFen, parseYuan } from '../money';
  */
 export default function PayFeeUpperPage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="缴费上限"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="缴费上限" />;
   return (
     <PageContainer title="缴费上限">
       <Tabs destroyOnHidden items={[

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Empty, Form, Input, Space } from 'antd';
+import { App, Button, Form, Input, Space } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { accountGroupBody, type AccountGroupDto } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -58,7 +58,7 @@ export default function UserGroupPage() {
     if (editing !== 'new') form.setFieldsValue({ groupName: editing.name, managerAccountId: editing.managerAccountId, remark: editing.remark ?? '' });
   }, [editing, form]);
 
-  if (projectId === null) return <PageContainer title={title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={title} />;
   return (
     <PageContainer title={title}>
       <DataTable<AccountGroupDto>

@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Empty, Popconfirm, Space, Switch, Typography } from 'antd';
+import { Badge, Button, Popconfirm, Space, Switch, Typography } from 'antd';
 import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RUN_STATUS, TASK_KINDS, TASK_KIND_MENUS, type RunStatus, type TaskKind, type TaskRow } from '@kelvin/contracts/automation';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -62,7 +62,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
     },
   });
 
-  if (projectId === null) return <PageContainer title={TASK_KINDS[kind]}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={TASK_KINDS[kind]} />;
   return (
     <PageContainer title={TASK_KINDS[kind]}>
       <Typography.Text type="secondary">{HINTS[kind]}</Typography.Text>

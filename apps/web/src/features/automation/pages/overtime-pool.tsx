@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OvertimePoolBody, OvertimePoolRow } from '@kelvin/contracts/automation';
 import { DataTable } from '../../../components/data-table';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
 import { toastSuccess } from '../../../lib/feedback';
 import { dayjs, formatDateTime } from '../../../lib/time';
@@ -86,7 +86,7 @@ export default function OvertimePoolPage() {
     setEditing(r);
   };
 
-  if (projectId === null) return <PageContainer title="超时池"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="超时池" />;
   const rows = chart.data?.rows ?? [];
   return (
     <PageContainer title="超时池" extra={(

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Button, Empty, Popconfirm, Space, Typography } from 'antd';
+import { Button, Popconfirm, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProgramSchemeRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -34,7 +34,7 @@ export default function ProgramSchemesPage() {
       void qc.invalidateQueries({ queryKey: automationKeys.all });
     },
   });
-  if (projectId === null) return <PageContainer title="编程方案"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="编程方案" />;
   return (
     <PageContainer title="编程方案">
       <Typography.Text type="secondary">编程方案是可重复使用的一周作息模板；「应用到…」用方案新建一个周程序并选择执行对象。</Typography.Text>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Button, DatePicker, Empty, Form, Input, Select, Space, Typography } from 'antd';
+import { App, Button, DatePicker, Form, Input, Select, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
@@ -10,7 +10,7 @@ import {
 import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -63,7 +63,7 @@ export default function PlansPage() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="计费方案设置"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="计费方案设置" />;
   return (
     <PageContainer title="计费方案设置">
       <Typography.Text type="secondary">计费方案规定设备的计量方式和单价；设备加入方案后，从其生效时间起按该方案计费。</Typography.Text>

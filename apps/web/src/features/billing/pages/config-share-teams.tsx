@@ -6,7 +6,7 @@ import { shareTeamBody, type ShareMemberRow, type ShareTeamRow } from '@kelvin/c
 import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton } from '../../../lib/ui';
@@ -65,7 +65,7 @@ export default function ShareTeamsPage() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="分摊组"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="分摊组" />;
   return (
     <PageContainer title="分摊组">
       <Typography.Text type="secondary">

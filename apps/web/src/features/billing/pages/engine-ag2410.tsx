@@ -1,7 +1,7 @@
 import { Empty, Space, Typography } from 'antd';
 import { billingSchemeName, type BillingMethod, type BillLineRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatFen } from '../../accounts';
 import { billingKeys, ENGINE_EXPORTS, engineApi, type MoneyPage } from '../api';
 import { AmountBarChart } from '../components/engine-charts';
@@ -18,7 +18,7 @@ const METHOD = 'onOffTimeArea' satisfies BillingMethod;
  */
 export default function Ag2410ChargeDataPage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="AG2410 计费数据"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="AG2410 计费数据" />;
   return <Ag2410 projectId={projectId} />;
 }
 

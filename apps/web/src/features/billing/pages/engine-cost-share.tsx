@@ -1,7 +1,7 @@
 import { Empty, Space, Tag, Typography, type TableProps } from 'antd';
 import { billingSchemeName, schemeOf, type BillingMethod, type BillLineRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatFen } from '../../accounts';
 import { billingKeys, ENGINE_EXPORTS, engineApi, type MoneyPage } from '../api';
 import { SharePieChart } from '../components/engine-charts';
@@ -18,7 +18,7 @@ const SHARE = 'share';
  */
 export default function CostSharePage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="设备费用分摊"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备费用分摊" />;
   return <CostShare projectId={projectId} />;
 }
 

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CARRIERS, deviceCardBody, type Device4gRow, type DeviceCard } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -74,7 +74,7 @@ export default function DeviceCardInfo() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="物联网卡信息"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="物联网卡信息" />;
   const open = (device?: Device4gRow) => {
     form.resetFields();
     if (device) {

@@ -4,7 +4,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { groupBody, type DeviceGroup, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -58,7 +58,7 @@ export default function DeviceGroupPage() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="设备分组"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备分组" />;
   const open = (x: DeviceGroup | 'new') => {
     form.resetFields();
     if (x !== 'new') form.setFieldsValue({ name: x.name, remark: x.remark ?? '' });

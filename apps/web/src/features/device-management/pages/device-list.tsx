@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, Popconfirm, Select, Space, Tabs, Tag } from 'antd';
+import { App, Badge, Button, Form, Input, Popconfirm, Select, Space, Tabs, Tag } from 'antd';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DEVICE_TYPES, deviceCodeSchema, deviceUpdateBody, type DeviceCredentials, type DeviceImportResult, type DeviceRow, type StorageRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -59,7 +59,7 @@ export default function DeviceList() {
       void refresh();
     },
   });
-  if (projectId === null) return <PageContainer title="设备列表"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备列表" />;
   const typeOptions = (types.data ?? []).map((t) => ({ value: t.code, label: t.name }));
   const allTypeOptions = DEVICE_TYPES.map((t) => ({ value: t.code, label: `${t.name}（${t.code}）` }));
   const open = (d: Dialog, values: Record<string, unknown> = {}) => { form.resetFields(); form.setFieldsValue(values); setDialog(d); };

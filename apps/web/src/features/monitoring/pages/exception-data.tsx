@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, Space, Tag, Typography } from 'antd';
+import { App, Badge, Button, Form, Input, Space, Tag, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { monitoringApi, monitoringKeys } from '../api';
@@ -14,7 +14,7 @@ const kindOptions = Object.entries(EXCEPTION_KINDS).map(([value, label]) => ({ v
 /** exceptiondata (异常数据): implausible readings of the project's devices, handled by an operator with a note. */
 export default function ExceptionDataPage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="异常数据"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="异常数据" />;
   return <PageContainer title="异常数据"><ExceptionList projectId={projectId} /></PageContainer>;
 }
 

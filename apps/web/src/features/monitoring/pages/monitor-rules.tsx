@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
+import { App, Badge, Button, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
@@ -7,7 +7,7 @@ import {
   type MonitorOperator, type MonitorRuleBody, type MonitorRuleRow,
 } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -23,7 +23,7 @@ export default function MonitorRulesPage() {
   const projectId = useProjectId();
   useLiveAlarms(projectId);
   const [tab, setTab] = useState('messages');
-  if (projectId === null) return <PageContainer title="监控规则"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="监控规则" />;
   return (
     <PageContainer title="监控规则">
       <Tabs activeKey={tab} onChange={setTab} items={[
