@@ -33,12 +33,22 @@ export function FormModal<T>({ title, open, onClose, form, saving, onSave, width
   );
 }
 
-/** A row's 删除 link: shown with the element code only, and asks first. */
-export function DeleteLink({ code, title, onConfirm, label = '删除' }: { code: string; title: string; onConfirm: () => void; label?: string }) {
+/**
+ * A 删除 (移除, 解绑 …): shown with the element code only, and asks first (`description`: what follows from it). A row's
+ * link; `button`: the plain button of a detail form or card.
+ */
+export function DeleteLink({ code, title, description, onConfirm, label = '删除', button = false }: {
+  code: string;
+  title: string;
+  description?: ReactNode;
+  onConfirm: () => void;
+  label?: string;
+  button?: boolean;
+}) {
   return (
     <Can code={code}>
-      <Popconfirm title={title} onConfirm={onConfirm}>
-        <Button type="link" size="small" danger>{label}</Button>
+      <Popconfirm title={title} description={description} onConfirm={onConfirm}>
+        {button ? <Button danger>{label}</Button> : <Button type="link" size="small" danger>{label}</Button>}
       </Popconfirm>
     </Can>
   );

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { Alert, App, Button, Card, Descriptions, Form, Input, Popconfirm, Select, Space, Spin, Tabs } from 'antd';
+import { Alert, App, Card, Descriptions, Form, Input, Select, Space, Spin, Tabs } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_MONEY_SETTINGS, PAYMENT_PROVIDERS, paymentAccountBody, type MoneySettingsBody, type PaymentAccountBody,
 } from '@kelvin/contracts';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
@@ -186,11 +187,7 @@ function PaymentAccount({ projectId }: { projectId: number }) {
               <PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>
             </Can>
             {acc && (
-              <Can code="userPayFeeUpper:btn_del">
-                <Popconfirm title="删除本项目的商户支付账户？" description="删除后在线充值不可用；已有订单不受影响" onConfirm={() => remove.mutate()}>
-                  <Button danger>删除</Button>
-                </Popconfirm>
-              </Can>
+              <DeleteLink button code="userPayFeeUpper:btn_del" title="删除本项目的商户支付账户？" description="删除后在线充值不可用；已有订单不受影响" onConfirm={() => remove.mutate()} />
             )}
           </Space>
         </Form>

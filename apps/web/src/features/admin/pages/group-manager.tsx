@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Col, Descriptions, Empty, Form, Input, Popconfirm, Row, Select, Space, Spin, Tabs, Tree, TreeSelect, type TreeDataNode } from 'antd';
+import { App, Button, Card, Col, Descriptions, Empty, Form, Input, Row, Select, Space, Spin, Tabs, Tree, TreeSelect, type TreeDataNode } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { groupCreate, type GroupTreeNode } from '@kelvin/contracts/admin';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { FormModal } from '../../../components/form-modal';
+import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { adminKeys, groupApi } from '../api';
 import { AuthorityEditor } from '../components/authority-editor';
 import { useTenantScope } from '../components/tenant-scope';
@@ -145,11 +145,7 @@ export default function GroupManager() {
                 <Space style={{ marginBottom: 12 }}>
                   <Can code="groupManager:btn_add"><Button onClick={() => open({ parentId: role.id })}>新增下级</Button></Can>
                   <Can code="groupManager:btn_edit"><Button onClick={() => open({ id: role.id })}>编辑</Button></Can>
-                  <Can code="groupManager:btn_del">
-                    <Popconfirm title={`确定删除角色「${role.name}」？`} onConfirm={() => remove.mutate(role.id)}>
-                      <Button danger>删除</Button>
-                    </Popconfirm>
-                  </Can>
+                  <DeleteLink button code="groupManager:btn_del" title={`确定删除角色「${role.name}」？`} onConfirm={() => remove.mutate(role.id)} />
                 </Space>
                 <Tabs
                   items={[

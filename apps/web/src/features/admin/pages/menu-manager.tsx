@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Space, Spin, Switch, Tag, Tooltip, Tree, type TreeDataNode } from 'antd';
+import { App, Button, Card, Col, Empty, Form, Input, InputNumber, Radio, Row, Select, Space, Spin, Switch, Tag, Tooltip, Tree, type TreeDataNode } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ELEMENT_KINDS, HTTP_METHODS, elementCreate, menuCreate, type ElementDto, type MenuTreeNode } from '@kelvin/contracts/admin';
@@ -7,7 +7,7 @@ import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { FormModal } from '../../../components/form-modal';
+import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { adminKeys, elementApi, menuApi } from '../api';
 
 const mf = menuCreate.shape;
@@ -88,15 +88,11 @@ function Elements({ menuCode }: { menuCode: string }) {
             title: '操作', key: 'op', width: 140, render: (_, e) => (
               <Space size={4}>
                 <Can code="menuManager:btn_edit"><Button type="link" size="small" onClick={() => open(e)}>编辑</Button></Can>
-                <Can code="menuManager:btn_del">
-                  {e.builtin ? (
-                    <Tooltip title="系统内置权限码，接口依赖该编码，不能删除"><Button type="link" size="small" disabled>删除</Button></Tooltip>
-                  ) : (
-                    <Popconfirm title={`确定删除「${e.name}」？已授予的角色将同时失去该权限`} onConfirm={() => remove.mutate(e.id)}>
-                      <Button type="link" size="small" danger>删除</Button>
-                    </Popconfirm>
-                  )}
-                </Can>
+                {e.builtin ? (
+                  <Can code="menuManager:btn_del"><Tooltip title="系统内置权限码，接口依赖该编码，不能删除"><Button type="link" size="small" disabled>删除</Button></Tooltip></Can>
+                ) : (
+                  <DeleteLink code="menuManager:btn_del" title={`确定删除「${e.name}」？已授予的角色将同时失去该权限`} onConfirm={() => remove.mutate(e.id)} />
+                )}
               </Space>
             ),
           },
@@ -212,15 +208,11 @@ export default function MenuManager() {
                   </Row>
                   <Space>
                     <Can code="menuManager:btn_edit"><PreventClickButton type="primary" loading={update.isPending} onClick={() => form.submit()}>保存</PreventClickButton></Can>
-                    <Can code="menuManager:btn_del">
-                      {menu.builtin ? (
-                        <Tooltip title="系统内置菜单，程序依赖该编码，不能删除；可以隐藏"><Button danger disabled>删除</Button></Tooltip>
-                      ) : (
-                        <Popconfirm title={`确定删除菜单「${menu.title}」？其按钮权限和角色授权将一并删除`} onConfirm={() => remove.mutate(menu.id)}>
-                          <Button danger>删除</Button>
-                        </Popconfirm>
-                      )}
-                    </Can>
+                    {menu.builtin ? (
+                      <Can code="menuManager:btn_del"><Tooltip title="系统内置菜单，程序依赖该编码，不能删除；可以隐藏"><Button danger disabled>删除</Button></Tooltip></Can>
+                    ) : (
+                      <DeleteLink button code="menuManager:btn_del" title={`确定删除菜单「${menu.title}」？其按钮权限和角色授权将一并删除`} onConfirm={() => remove.mutate(menu.id)} />
+                    )}
                   </Space>
                 </Form>
               )}

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RUN_STATUS, TASK_KINDS, TASK_KIND_MENUS, type RunStatus, type TaskKind, type TaskRow } from '@kelvin/contracts/automation';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -111,11 +112,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
                   </Popconfirm>
                 </Can>
                 {extraActions?.(t)}
-                <Can code={`${menu}:btn_del`}>
-                  <Popconfirm title={`确定删除任务「${t.name}」？`} description="执行记录一并删除，已下发的命令不受影响" onConfirm={() => remove.mutate(t.id)}>
-                    <Button type="link" size="small" danger>删除</Button>
-                  </Popconfirm>
-                </Can>
+                <DeleteLink code={`${menu}:btn_del`} title={`确定删除任务「${t.name}」？`} description="执行记录一并删除，已下发的命令不受影响" onConfirm={() => remove.mutate(t.id)} />
               </Space>
             ),
           },

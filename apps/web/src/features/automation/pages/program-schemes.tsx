@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Popconfirm, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProgramSchemeRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -58,11 +59,7 @@ export default function ProgramSchemesPage() {
               <Space size={0}>
                 <Can code="programscheme:btn_edit"><Button type="link" size="small" onClick={() => setEditing({ kind: 'scheme', row: s })}>编辑</Button></Can>
                 <Can code={`${PROGRAM_MENU}:btn_add`}><Button type="link" size="small" onClick={() => setEditing({ kind: 'program', row: null, from: s })}>应用到…</Button></Can>
-                <Can code="programscheme:btn_del">
-                  <Popconfirm title={`确定删除方案「${s.name}」？`} description="由它新建的周程序不受影响" onConfirm={() => remove.mutate(s.id)}>
-                    <Button type="link" size="small" danger>删除</Button>
-                  </Popconfirm>
-                </Can>
+                <DeleteLink code="programscheme:btn_del" title={`确定删除方案「${s.name}」？`} description="由它新建的周程序不受影响" onConfirm={() => remove.mutate(s.id)} />
               </Space>
             ),
           },

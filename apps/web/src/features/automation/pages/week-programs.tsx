@@ -7,6 +7,7 @@ import type { WeekProgramBody, WeekProgramRow } from '@kelvin/contracts/automati
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { toastSuccess } from '../../../lib/feedback';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -151,11 +152,7 @@ export default function WeekProgramsPage() {
                 </Popconfirm>
               </Can>
               <Button type="link" size="small" onClick={() => setHistory(p)}>执行记录</Button>
-              <Can code={`${menu}:btn_del`}>
-                <Popconfirm title={`确定删除周程序「${p.name}」？`} description="设备保持当前状态，不再按此程序执行" onConfirm={() => remove.mutate(p.id)}>
-                  <Button type="link" size="small" danger>删除</Button>
-                </Popconfirm>
-              </Can>
+              <DeleteLink code={`${menu}:btn_del`} title={`确定删除周程序「${p.name}」？`} description="设备保持当前状态，不再按此程序执行" onConfirm={() => remove.mutate(p.id)} />
             </Space>
           ),
         },

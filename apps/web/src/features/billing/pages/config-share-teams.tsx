@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Typography } from 'antd';
+import { App, Button, Empty, Form, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { shareTeamBody, type ShareMemberRow, type ShareTeamRow } from '@kelvin/contracts';
@@ -166,11 +166,7 @@ function MembersDrawer({ projectId, team, onClose }: { projectId: number; team: 
                       <Select size="small" style={{ width: 150 }} placeholder="移到其他分摊组" value={null} disabled={!others.length}
                         options={others.map((t) => ({ value: t.shareTeamId, label: t.name }))} onChange={(to: number) => move.mutate({ id: m.id, to })} />
                     </Can>
-                    <Can code="groupexpsshare:btn_del">
-                      <Popconfirm title={`将「${m.accountName}」移出本分摊组？`} onConfirm={() => remove.mutate(m.id)}>
-                        <Button type="link" size="small" danger>移除</Button>
-                      </Popconfirm>
-                    </Can>
+                    <DeleteLink code="groupexpsshare:btn_del" label="移除" title={`将「${m.accountName}」移出本分摊组？`} onConfirm={() => remove.mutate(m.id)} />
                   </Space>
                 ),
               },

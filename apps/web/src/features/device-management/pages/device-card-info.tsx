@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { App, Badge, Button, DatePicker, Empty, Form, Input, InputNumber, Popconfirm, Progress, Select, Space, Tag, Tooltip } from 'antd';
+import { App, Badge, Button, DatePicker, Empty, Form, Input, InputNumber, Progress, Select, Space, Tag, Tooltip } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CARRIERS, deviceCardBody, type Device4gRow, type DeviceCard } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -120,11 +121,7 @@ export default function DeviceCardInfo() {
               <Space size={2}>
                 <Can code="deviceCardInfoList:btn_edit"><Button type="link" size="small" onClick={() => open(d)}>{d.card ? '编辑' : '登记'}</Button></Can>
                 {d.card && (
-                  <Can code="deviceCardInfoList:btn_del">
-                    <Popconfirm title={`确定解绑「${d.deviceName}」的物联网卡？`} description={`ICCID ${d.card.iccid}`} onConfirm={() => unbind.mutate(d.deviceCode)}>
-                      <Button type="link" size="small" danger>解绑</Button>
-                    </Popconfirm>
-                  </Can>
+                  <DeleteLink code="deviceCardInfoList:btn_del" label="解绑" title={`确定解绑「${d.deviceName}」的物联网卡？`} description={`ICCID ${d.card.iccid}`} onConfirm={() => unbind.mutate(d.deviceCode)} />
                 )}
               </Space>
             ),

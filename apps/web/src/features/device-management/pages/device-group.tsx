@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { groupBody, type DeviceGroup, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -118,11 +119,7 @@ export default function DeviceGroupPage() {
                 { title: '状态', key: 'online', width: 90, render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} /> },
                 {
                   title: '操作', key: 'op', width: 90, render: (_, d) => (
-                    <Can code="devicegroup:btn_edit">
-                      <Popconfirm title={`确定把「${d.deviceName}」移出分组？`} onConfirm={() => members.mutate({ remove: [d.id] })}>
-                        <Button type="link" size="small" danger>移出</Button>
-                      </Popconfirm>
-                    </Can>
+                    <DeleteLink code="devicegroup:btn_edit" label="移出" title={`确定把「${d.deviceName}」移出分组？`} onConfirm={() => members.mutate({ remove: [d.id] })} />
                   ),
                 },
               ]}

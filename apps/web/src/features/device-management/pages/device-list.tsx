@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DEVICE_TYPES, deviceCodeSchema, deviceUpdateBody, type DeviceCredentials, type DeviceImportResult, type DeviceRow, type StorageRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -73,9 +74,7 @@ export default function DeviceList() {
         <Popconfirm title="重新生成接入密钥？旧密钥立即失效" onConfirm={() => act.mutate({ kind: 'secret', d })}><Button type="link" size="small">密钥</Button></Popconfirm>
       </Can>
       <QrButton device={d} />
-      <Can code="deviceList_n:btn_del">
-        <Popconfirm title={`确定删除「${d.deviceName}」？历史数据保留`} onConfirm={() => act.mutate({ kind: 'delete', d })}><Button type="link" size="small" danger>删除</Button></Popconfirm>
-      </Can>
+      <DeleteLink code="deviceList_n:btn_del" title={`确定删除「${d.deviceName}」？历史数据保留`} onConfirm={() => act.mutate({ kind: 'delete', d })} />
     </Space>
   );
   const kind = dialog?.kind;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Badge, Button, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
+import { App, Badge, Button, Form, Input, InputNumber, Select, Space, Switch, Tabs, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
@@ -8,6 +8,7 @@ import {
 } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -191,11 +192,7 @@ function RuleList({ projectId }: { projectId: number }) {
             title: '操作', key: 'op', width: 120, fixed: 'right', render: (_, x) => (
               <Space size={4}>
                 <Can code="monitorrules:btn_edit"><Button type="link" size="small" onClick={() => open(x)}>编辑</Button></Can>
-                <Can code="monitorrules:btn_del">
-                  <Popconfirm title={`确定删除规则「${x.name}」？`} description="已产生的告警记录保留" onConfirm={() => remove.mutate(x.id)}>
-                    <Button type="link" size="small" danger>删除</Button>
-                  </Popconfirm>
-                </Can>
+                <DeleteLink code="monitorrules:btn_del" title={`确定删除规则「${x.name}」？`} description="已产生的告警记录保留" onConfirm={() => remove.mutate(x.id)} />
               </Space>
             ),
           },
