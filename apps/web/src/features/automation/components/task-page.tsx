@@ -3,7 +3,7 @@ import { Badge, Button, Popconfirm, Space, Switch, Typography } from 'antd';
 import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RUN_STATUS, TASK_KINDS, TASK_KIND_MENUS, type RunStatus, type TaskKind, type TaskRow } from '@kelvin/contracts/automation';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
 import { toastSuccess } from '../../../lib/feedback';
@@ -100,7 +100,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
               </Can>
             ),
           },
-          { title: '修改', key: 'upd', width: 150, render: (_, t) => <span>{t.updatedBy ?? ''} {formatDateTime(t.updatedAt, 'MM-DD HH:mm')}</span> },
+          updatedColumn(),
           {
             title: '操作', key: 'op', width: 270, fixed: 'right', render: (_, t) => (
               <Space size={0} wrap>

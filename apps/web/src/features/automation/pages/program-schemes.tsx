@@ -4,11 +4,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProgramSchemeRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
 import { toastSuccess } from '../../../lib/feedback';
-import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { PROGRAM_MENU, automationApi, automationKeys } from '../api';
 import { ProgramFormModal, type ProgramTarget } from '../components/program-form';
@@ -53,7 +52,7 @@ export default function ProgramSchemesPage() {
           { title: '一周概览', key: 'week', width: 320, render: (_, s) => <div style={{ width: 300 }}><SchemeTimeline s={s} compact /></div> },
           { title: '时段', key: 'slots', width: 80, render: (_, s) => s.slots.length },
           { title: '备注', dataIndex: 'remark', width: 180 },
-          { title: '修改', key: 'upd', width: 150, render: (_, s) => <span>{s.updatedBy ?? ''} {formatDateTime(s.updatedAt, 'MM-DD HH:mm')}</span> },
+          updatedColumn(),
           {
             title: '操作', key: 'op', width: 200, fixed: 'right', render: (_, s) => (
               <Space size={0}>

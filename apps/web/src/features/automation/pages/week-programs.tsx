@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WeekProgramBody, WeekProgramRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
 import { toastSuccess } from '../../../lib/feedback';
@@ -141,7 +141,7 @@ export default function WeekProgramsPage() {
             </Can>
           ),
         },
-        { title: '修改', key: 'upd', width: 150, render: (_, p) => <span>{p.updatedBy ?? ''} {formatDateTime(p.updatedAt, 'MM-DD HH:mm')}</span> },
+        updatedColumn(),
         {
           title: '操作', key: 'op', width: 250, fixed: 'right', render: (_, p) => (
             <Space size={0} wrap>

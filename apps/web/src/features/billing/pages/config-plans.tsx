@@ -8,7 +8,7 @@ import {
   DEVICE_TYPE_BY_CODE, METERING_METHOD_TYPES, projectPlanBody, type DevicePlanRow, type MeteringMethodType, type ProjectPlanRow,
 } from '@kelvin/contracts';
 import { AppDrawer } from '../../../components/app-drawer';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
@@ -86,7 +86,7 @@ export default function PlansPage() {
           { title: '生效时间', dataIndex: 'effectiveFrom', width: 150, render: (v: number) => formatDateTime(v, 'YYYY-MM-DD HH:mm') },
           { title: '设备数', dataIndex: 'devices', width: 80, align: 'right' },
           { title: '备注', dataIndex: 'remark', width: 130, render: (v: string) => v || '—' },
-          { title: '修改', key: 'upd', width: 150, render: (_, r) => `${r.updatedBy ?? ''} ${formatDateTime(r.updatedAt, 'MM-DD HH:mm')}` },
+          updatedColumn(),
           {
             title: '操作', key: 'op', width: 160, fixed: 'right', render: (_, r) => (
               <Space size={0}>

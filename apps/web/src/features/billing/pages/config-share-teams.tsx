@@ -4,11 +4,10 @@ import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { shareTeamBody, type ShareMemberRow, type ShareTeamRow } from '@kelvin/contracts';
 import { AppDrawer } from '../../../components/app-drawer';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
-import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { AccountSelect, parseYuan } from '../../accounts';
 import { billingConfigApi, billingKeys } from '../api';
@@ -84,7 +83,7 @@ export default function ShareTeamsPage() {
           { title: '总表', dataIndex: 'totalDevices', width: 80, align: 'right' },
           { title: '公共区域表', dataIndex: 'publicDevices', width: 100, align: 'right' },
           { title: '备注', dataIndex: 'remark', width: 180, render: (v: string) => v || '—' },
-          { title: '修改', key: 'upd', width: 170, render: (_, r) => `${r.updatedBy ?? ''} ${formatDateTime(r.updatedAt, 'MM-DD HH:mm')}` },
+          updatedColumn(170),
           {
             title: '操作', key: 'op', width: 180, fixed: 'right', render: (_, r) => (
               <Space size={0}>

@@ -6,7 +6,7 @@ import {
   ALARM_SEVERITIES, DEVICE_TYPE_BY_CODE, MONITOR_OPERATORS, monitorRuleBody, type MonitorMessageRow,
   type MonitorOperator, type MonitorRuleBody, type MonitorRuleRow,
 } from '@kelvin/contracts';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
@@ -187,7 +187,7 @@ function RuleList({ projectId }: { projectId: number }) {
             title: '启用', dataIndex: 'enabled', width: 80,
             render: (_, x) => <Can code="monitorrules:btn_edit" fallback={x.enabled ? '是' : '否'}><Switch size="small" checked={x.enabled} loading={toggle.isPending} onChange={() => toggle.mutate(x)} /></Can>,
           },
-          { title: '修改', key: 'upd', width: 170, render: (_, x) => <span>{x.updatedBy ?? ''} {formatDateTime(x.updatedAt, 'MM-DD HH:mm')}</span> },
+          updatedColumn(170),
           {
             title: '操作', key: 'op', width: 120, fixed: 'right', render: (_, x) => (
               <Space size={4}>
