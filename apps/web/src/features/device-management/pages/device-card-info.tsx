@@ -6,10 +6,10 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { CARRIERS, deviceCardBody, type Device4gRow, type DeviceCard } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
-import { DeleteLink } from '../../../components/form-modal';
+import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
-import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { Can } from '../../../lib/ui';
 import { dmApi, dmKeys } from '../api';
 
 const c = deviceCardBody.shape;
@@ -129,28 +129,24 @@ export default function DeviceCardInfo() {
         ]}
       />
 
-      <AppModal title={editing?.device ? `物联网卡：${editing.device.deviceName}` : '登记物联网卡'} open={editing !== null} onCancel={() => setEditing(null)} footer={[
-        <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
-      ]}>
-        <Form form={form} layout="vertical" name="cardForm">
-          <Form.Item name="deviceCode" label="设备" required rules={[zodRule(c.deviceCode)]}>
-            <Select disabled={!!editing?.device} showSearch={{ optionFilterProp: 'label' }} loading={bare.isLoading} placeholder="选择未登记物联网卡的 4G 设备"
-              options={(editing?.device ? [editing.device] : bare.data?.rows ?? []).map((d) => ({ value: d.deviceCode, label: `${d.deviceName}（${d.deviceCode}）` }))}
-              notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="项目中没有未登记物联网卡的 4G 设备" />} />
-          </Form.Item>
-          <Form.Item name="iccid" label="ICCID" required rules={[zodRule(c.iccid)]}><Input maxLength={20} placeholder="19～20 位，卡面上的编号" /></Form.Item>
-          <Form.Item name="carrier" label="运营商" required rules={[zodRule(c.carrier)]}><Select options={CARRIERS.map((x) => ({ value: x, label: x }))} /></Form.Item>
-          <Space size="large">
-            <Form.Item name="activatedAt" label="激活日期"><DatePicker /></Form.Item>
-            <Form.Item name="packageEnd" label="套餐到期"><DatePicker /></Form.Item>
-          </Space>
-          <Space size="large">
-            <Form.Item name="dataLimitMb" label="套餐流量（MB）" rules={[zodRule(c.dataLimitMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
-            <Form.Item name="dataUsedMb" label="已用流量（MB）" rules={[zodRule(c.dataUsedMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
-          </Space>
-        </Form>
-      </AppModal>
+      <FormModal title={editing?.device ? `物联网卡：${editing.device.deviceName}` : '登记物联网卡'} open={editing !== null} onClose={() => setEditing(null)}
+        form={form} name="cardForm" saving={save.isPending} onSave={(v) => save.mutate(v)}>
+        <Form.Item name="deviceCode" label="设备" required rules={[zodRule(c.deviceCode)]}>
+          <Select disabled={!!editing?.device} showSearch={{ optionFilterProp: 'label' }} loading={bare.isLoading} placeholder="选择未登记物联网卡的 4G 设备"
+            options={(editing?.device ? [editing.device] : bare.data?.rows ?? []).map((d) => ({ value: d.deviceCode, label: `${d.deviceName}（${d.deviceCode}）` }))}
+            notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="项目中没有未登记物联网卡的 4G 设备" />} />
+        </Form.Item>
+        <Form.Item name="iccid" label="ICCID" required rules={[zodRule(c.iccid)]}><Input maxLength={20} placeholder="19～20 位，卡面上的编号" /></Form.Item>
+        <Form.Item name="carrier" label="运营商" required rules={[zodRule(c.carrier)]}><Select options={CARRIERS.map((x) => ({ value: x, label: x }))} /></Form.Item>
+        <Space size="large">
+          <Form.Item name="activatedAt" label="激活日期"><DatePicker /></Form.Item>
+          <Form.Item name="packageEnd" label="套餐到期"><DatePicker /></Form.Item>
+        </Space>
+        <Space size="large">
+          <Form.Item name="dataLimitMb" label="套餐流量（MB）" rules={[zodRule(c.dataLimitMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
+          <Form.Item name="dataUsedMb" label="已用流量（MB）" rules={[zodRule(c.dataUsedMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
+        </Space>
+      </FormModal>
     </PageContainer>
   );
 }

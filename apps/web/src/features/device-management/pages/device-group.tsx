@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { groupBody, type DeviceGroup, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
-import { DeleteLink } from '../../../components/form-modal';
+import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -128,15 +128,10 @@ export default function DeviceGroupPage() {
         </div>
       </div>
 
-      <AppModal title={editing === 'new' ? '新增分组' : '编辑分组'} open={editing !== null} onCancel={() => setEditing(null)} footer={[
-        <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
-      ]}>
-        <Form form={form} layout="vertical" name="groupForm">
-          <Form.Item name="name" label="分组名称" required rules={[zodRule(g.name)]}><Input maxLength={50} /></Form.Item>
-          <Form.Item name="remark" label="备注" rules={[zodRule(g.remark)]}><Input.TextArea maxLength={200} rows={2} /></Form.Item>
-        </Form>
-      </AppModal>
+      <FormModal title={editing === 'new' ? '新增分组' : '编辑分组'} open={editing !== null} onClose={() => setEditing(null)} form={form} name="groupForm" saving={save.isPending} onSave={(v) => save.mutate(v)}>
+        <Form.Item name="name" label="分组名称" required rules={[zodRule(g.name)]}><Input maxLength={50} /></Form.Item>
+        <Form.Item name="remark" label="备注" rules={[zodRule(g.remark)]}><Input.TextArea maxLength={200} rows={2} /></Form.Item>
+      </FormModal>
 
       <AppModal title={`添加设备到「${group?.name ?? ''}」`} width={1100} open={adding} onCancel={() => setAdding(false)} footer={[
         <Button key="c" onClick={() => setAdding(false)}>取消</Button>,
