@@ -7,6 +7,7 @@ import { accountGroupBody, type AccountGroupDto } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -45,13 +46,7 @@ export default function UserGroupPage() {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => accountApi.removeGroups([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => accountApi.removeGroups([id]), { done: '删除成功', refresh: refresh });
   useEffect(() => {
     if (!editing) return;
     form.resetFields();

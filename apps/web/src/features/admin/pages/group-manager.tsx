@@ -4,6 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { groupCreate, type GroupTreeNode } from '@kelvin/contracts/admin';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
@@ -91,14 +92,7 @@ export default function GroupManager() {
       refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => groupApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      setSelected(null);
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => groupApi.remove(id), { done: '删除成功', refresh: refresh, then: () => setSelected(null) });
 
   const open = (e: { id?: number; parentId?: number | null }) => {
     setEditing(e);

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { groupTypeCreate, type GroupTypeDto } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can } from '../../../lib/ui';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
@@ -36,13 +37,7 @@ export default function GroupTypeManager() {
       refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => groupTypeApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => groupTypeApi.remove(id), { done: '删除成功', refresh: refresh });
   const open = (t: GroupTypeDto | 'new') => {
     setEditing(t);
     form.resetFields();

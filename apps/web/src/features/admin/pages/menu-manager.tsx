@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ELEMENT_KINDS, HTTP_METHODS, elementCreate, menuCreate, type ElementDto, type MenuTreeNode } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
@@ -56,13 +57,7 @@ function Elements({ menuCode }: { menuCode: string }) {
       qc.invalidateQueries({ queryKey: key });
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => elementApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      qc.invalidateQueries({ queryKey: key });
-    },
-  });
+  const remove = useChange((id: number) => elementApi.remove(id), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: key }) });
   const open = (e: ElementDto | 'new') => {
     setEditing(e);
     form.resetFields();
@@ -146,14 +141,7 @@ export default function MenuManager() {
       refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => menuApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      setSelected(null);
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => menuApi.remove(id), { done: '删除成功', refresh: refresh, then: () => setSelected(null) });
   const dirOptions = all.filter((m) => m.type === 'dirt').map((m) => ({ value: m.code, label: `${m.title}（${m.code}）` }));
 
   return (

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LOGO_MAX_BYTES, passwordProblem, tenantCreate, type TenantDto } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, useCan } from '../../../lib/ui';
@@ -58,13 +59,7 @@ export default function TenantManager() {
     },
   });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => tenantApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => tenantApi.remove(id), { done: '删除成功', refresh: refresh });
 
   const open = (t: TenantDto | 'new') => {
     setEditing(t);

@@ -6,6 +6,7 @@ import type { AreaTreeNode } from '@kelvin/contracts';
 import { passwordForUser, userCreate, type UserDto } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -68,13 +69,7 @@ export default function UserManager() {
       refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => userApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => userApi.remove(id), { done: '删除成功', refresh: refresh });
   const reset = useMutation({
     mutationFn: (password: string) => userApi.resetPassword(resetting!.id, password),
     onSuccess: () => {

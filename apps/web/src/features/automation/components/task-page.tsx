@@ -6,6 +6,7 @@ import { RUN_STATUS, TASK_KINDS, TASK_KIND_MENUS, type RunStatus, type TaskKind,
 import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -47,13 +48,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removeTasks([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => automationApi.removeTasks([id]), { done: '删除成功', refresh: refresh });
   const execute = useMutation({
     mutationFn: (t: TaskRow) => automationApi.executeTask(t.id),
     onSuccess: (_r, t) => {

@@ -11,6 +11,7 @@ import { DataTable } from '../../../components/data-table';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
+import { useChange } from '../../../lib/mutations';
 import { toastSuccess } from '../../../lib/feedback';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -73,13 +74,7 @@ export default function OvertimePoolPage() {
       void qc.invalidateQueries({ queryKey: automationKeys.overtime(projectId) });
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removeOvertime([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void qc.invalidateQueries({ queryKey: automationKeys.overtime(projectId) });
-    },
-  });
+  const remove = useChange((id: number) => automationApi.removeOvertime([id]), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.overtime(projectId) }) });
   const open = (r: OvertimePoolRow | 'new') => {
     form.resetFields();
     if (r !== 'new') form.setFieldsValue({ programId: r.programId, areaId: [r.areaId], accountName: r.accountName ?? '', approvedHours: r.approvedHours });

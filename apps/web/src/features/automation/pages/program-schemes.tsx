@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Button, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ProgramSchemeRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
 import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
-import { toastSuccess } from '../../../lib/feedback';
+import { useChange } from '../../../lib/mutations';
 import { Can } from '../../../lib/ui';
 import { PROGRAM_MENU, automationApi, automationKeys } from '../api';
 import { ProgramFormModal, type ProgramTarget } from '../components/program-form';
@@ -27,13 +27,7 @@ export default function ProgramSchemesPage() {
   const projectId = useProjectId();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ProgramTarget | null>(null);
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removeSchemes([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void qc.invalidateQueries({ queryKey: automationKeys.all });
-    },
-  });
+  const remove = useChange((id: number) => automationApi.removeSchemes([id]), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.all }) });
   if (projectId === null) return <NoProject title="编程方案" />;
   return (
     <PageContainer title="编程方案">

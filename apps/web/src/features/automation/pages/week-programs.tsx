@@ -8,6 +8,7 @@ import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
 import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { toastSuccess } from '../../../lib/feedback';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -96,13 +97,7 @@ export default function WeekProgramsPage() {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removePrograms([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => automationApi.removePrograms([id]), { done: '删除成功', refresh: refresh });
   const execute = useMutation({
     mutationFn: (p: WeekProgramRow) => automationApi.executeProgram(p.id),
     onSuccess: (_r, p) => {

@@ -11,6 +11,7 @@ import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable, updatedColumn } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -55,13 +56,7 @@ export default function PlansPage() {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => billingConfigApi.removeProjectPlans([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => billingConfigApi.removeProjectPlans([id]), { done: '删除成功', refresh: refresh });
 
   if (projectId === null) return <NoProject title="计费方案设置" />;
   return (

@@ -7,6 +7,7 @@ import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable, updatedColumn } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { AccountSelect, parseYuan } from '../../accounts';
@@ -56,13 +57,7 @@ export default function ShareTeamsPage() {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => billingConfigApi.removeShareTeams([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => billingConfigApi.removeShareTeams([id]), { done: '删除成功', refresh: refresh });
 
   if (projectId === null) return <NoProject title="分摊组" />;
   return (

@@ -11,6 +11,7 @@ import { DataTable } from '../../../components/data-table';
 import { DeleteLink } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
+import { useChange } from '../../../lib/mutations';
 import { Can, useCan } from '../../../lib/ui';
 import { departmentApi, departmentKeys } from '../api';
 import { AssignDialog, DatesDialog, DepartmentDialog, MoveDialog, flatten } from '../components/dialogs';
@@ -56,10 +57,7 @@ export default function DepartmentMainPage() {
   const all = useMemo(() => flatten(tree.data ?? []), [tree.data]);
   const current = all.find((d) => d.id === selected) ?? null;
   const refresh = () => qc.invalidateQueries({ queryKey: departmentKeys.all });
-  const remove = useMutation({
-    mutationFn: (id: number) => departmentApi.remove(id),
-    onSuccess: () => { message.success('删除成功'); setSelected(null); void refresh(); },
-  });
+  const remove = useChange((id: number) => departmentApi.remove(id), { done: '删除成功', refresh: refresh, then: () => setSelected(null) });
   const unassign = useMutation({ mutationFn: (id: number) => departmentApi.unassign(id), onSuccess: () => { message.success('已删除分配记录'); void refresh(); } });
   const budgetOf = useMemo(() => new Map((overview.data?.budgets ?? []).map((b) => [b.departmentId, b])), [overview.data]);
   if (projectId === null) return <NoProject title="部门能耗总览" />;

@@ -6,6 +6,7 @@ import { groupBody, type DeviceGroup, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -40,14 +41,7 @@ export default function DeviceGroupPage() {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => dmApi.removeGroup(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      setCurrent(null);
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => dmApi.removeGroup(id), { done: '删除成功', refresh: refresh, then: () => setCurrent(null) });
   const members = useMutation({
     mutationFn: (change: { add?: number[]; remove?: number[] }) => dmApi.groupMembers(group!.id, change),
     onSuccess: (r, change) => {

@@ -9,6 +9,7 @@ import {
 import { DataTable, updatedColumn } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -137,13 +138,7 @@ function RuleList({ projectId }: { projectId: number }) {
     mutationFn: (x: MonitorRuleRow) => monitoringApi.updateRule(x.id, { ...bodyOf(x), enabled: !x.enabled }),
     onSuccess: () => void refresh(),
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => monitoringApi.removeRules([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => monitoringApi.removeRules([id]), { done: '删除成功', refresh: refresh });
 
   const deviceType = Form.useWatch('deviceType', form);
   const operator = Form.useWatch('operator', form) as MonitorOperator | undefined;

@@ -3,6 +3,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PROJECT_FILE_MAX_BYTES, type ProjectFile } from '@kelvin/contracts';
 import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { projectApi, projectKeys } from '../api';
@@ -19,10 +20,7 @@ export function ProjectFiles({ projectId }: { projectId: number }) {
     mutationFn: (file: File) => projectApi.upload(projectId, file),
     onSuccess: () => { message.success('上传成功'); qc.invalidateQueries({ queryKey: key }); },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => projectApi.removeFile(id),
-    onSuccess: () => { message.success('删除成功'); qc.invalidateQueries({ queryKey: key }); },
-  });
+  const remove = useChange((id: number) => projectApi.removeFile(id), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: key }) });
   return (
     <Card size="small" title="项目文件" extra={(
       <Can code="projectview:btn_edit">

@@ -7,6 +7,7 @@ import {
 } from '@kelvin/contracts';
 import { PageContainer } from '../../../components/page';
 import { FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
@@ -48,7 +49,7 @@ export default function AreaPage() {
   const add = useMutation({ mutationFn: ({ qty, ...v }: Record<string, unknown>) => areaApi.create(Number(qty), { ...v, parentId: selected?.id ?? null, level: addLevel }), onSuccess: done('新建成功') });
   const edit = useMutation({ mutationFn: (v: Record<string, unknown>) => areaApi.update(selectedId!, v), onSuccess: done('修改成功') });
   const move = useMutation({ mutationFn: (v: { parentId: number }) => areaApi.move(selectedId!, v.parentId), onSuccess: done('移动成功') });
-  const remove = useMutation({ mutationFn: () => areaApi.remove(selectedId!), onSuccess: async () => { message.success('删除成功'); setSelectedId(null); await refresh(); } });
+  const remove = useChange(() => areaApi.remove(selectedId!), { done: '删除成功', refresh, then: () => setSelectedId(null) });
 
   const treeData = useMemo(() => {
     const conv = (ns: AreaTreeNode[]): object[] => ns.map((n) => ({

@@ -7,6 +7,7 @@ import { PROJECT_TYPES } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
 import { projectApi, projectKeys, type ProjectRow } from '../api';
@@ -28,10 +29,7 @@ export default function ProjectList() {
     mutationFn: (v: Record<string, unknown>) => projectApi.create(v),
     onSuccess: async () => { message.success('新建成功'); setAdding(false); await refresh(); },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => projectApi.remove(id),
-    onSuccess: async () => { message.success('删除成功'); await refresh(); },
-  });
+  const remove = useChange((id: number) => projectApi.remove(id), { done: '删除成功', refresh: refresh });
   const open = (p: ProjectRow, path: string) => {
     void useProject.getState().choose(p.id);
     navigate(path);

@@ -10,6 +10,7 @@ import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { formatDateTime } from '../../../lib/time';
 import { Can, useCan } from '../../../lib/ui';
 import { repairApi, repairKeys } from '../api';
@@ -225,7 +226,7 @@ export default function RepairRecordPage() {
   const [open, setOpen] = useState<number | null>(null);
   const [moving, setMoving] = useState<{ r: RepairDto; k: MoveKind } | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: repairKeys.all });
-  const remove = useMutation({ mutationFn: (ids: number[]) => repairApi.remove(ids), onSuccess: () => { message.success('删除成功'); void refresh(); } });
+  const remove = useChange((ids: number[]) => repairApi.remove(ids), { done: '删除成功', refresh: refresh });
   if (projectId === null) return <NoProject title="维修记录" />;
   const moveLabel = (r: RepairDto, k: MoveKind) => (k === 'assign' ? (r.status === 'processing' ? '改派' : '派单') : k === 'finish' ? '完成' : '关闭');
   return (
