@@ -6,6 +6,7 @@ import {
 } from '@kelvin/contracts';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
@@ -123,17 +124,14 @@ function PaymentAccount({ projectId }: { projectId: number }) {
       : { provider: 'sandbox' });
   }, [acc, form]);
   const refresh = () => qc.invalidateQueries({ queryKey: accountKeys.paymentAccount(projectId) });
-  const save = useMutation({
-    mutationFn: (v: PayValues) => accountApi.savePaymentAccount({
+  const save = useChange(
+    (v: PayValues) => accountApi.savePaymentAccount({
       ...v, projectId,
       privateKey: v.privateKey?.trim() || undefined, platformPublicKey: v.platformPublicKey?.trim() || undefined,
       certSerialNo: v.certSerialNo?.trim() || undefined, notifyUrl: v.notifyUrl?.trim() || undefined,
     }),
-    onSuccess: () => {
-      message.success('保存成功');
-      void refresh();
-    },
-  });
+    { done: '保存成功', refresh },
+  );
   const remove = useMutation({
     mutationFn: () => accountApi.removePaymentAccount(projectId),
     onSuccess: () => {

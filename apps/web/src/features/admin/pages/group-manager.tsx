@@ -64,7 +64,6 @@ function MembersEditor({ roleId, canEdit }: { roleId: number; canEdit: boolean }
 
 /** groupManager (角色权限管理): role groups by type as a tree; a role's authority (menus and buttons), members and leaders. */
 export default function GroupManager() {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const { tenantId, selector } = useTenantScope();
   const canEdit = useCan('groupManager:btn_edit');
@@ -80,19 +79,14 @@ export default function GroupManager() {
   useEffect(() => setSelected(null), [tenantId, groupType]);
   const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.groups });
 
-  const save = useMutation({
-    mutationFn: (raw: Record<string, unknown>) => {
+  const save = useChange(
+    (raw: Record<string, unknown>) => {
       const values = { ...raw, parentId: raw.parentId ?? null }; // a cleared parent means a top-level role
       return editing?.id ? groupApi.update(editing.id, values) : groupApi.create({ ...values, groupType, ...(tenantId !== undefined ? { tenantId } : {}) });
     },
-    onSuccess: (g) => {
-      message.success('保存成功');
-      setEditing(null);
-      setSelected(g.id);
-      refresh();
-    },
-  });
-  const remove = useChange((id: number) => groupApi.remove(id), { done: '删除成功', refresh: refresh, then: () => setSelected(null) });
+    { done: '保存成功', refresh, then: (g) => { setEditing(null); setSelected(g.id); } },
+  );
+  const remove = useChange((id: number) => groupApi.remove(id), { done: '删除成功', refresh, then: () => setSelected(null) });
 
   const open = (e: { id?: number; parentId?: number | null }) => {
     setEditing(e);

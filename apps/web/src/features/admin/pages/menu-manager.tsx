@@ -42,21 +42,16 @@ function filterTree(nodes: MenuTreeNode[], q: string): TreeDataNode[] {
 
 /** The selected menu's elements (button / API permissions). */
 function Elements({ menuCode }: { menuCode: string }) {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ElementDto | 'new' | null>(null);
   const [form] = Form.useForm();
   const key = adminKeys.elements(menuCode);
-  const save = useMutation({
-    mutationFn: (v: Record<string, unknown>) => (editing === 'new'
+  const save = useChange(
+    (v: Record<string, unknown>) => (editing === 'new'
       ? elementApi.create({ ...v, menuCode })
       : elementApi.update((editing as ElementDto).id, { kind: v.kind, name: v.name, uri: v.uri, method: v.method ?? null })),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      qc.invalidateQueries({ queryKey: key });
-    },
-  });
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: key }), then: () => setEditing(null) },
+  );
   const remove = useChange((id: number) => elementApi.remove(id), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: key }) });
   const open = (e: ElementDto | 'new') => {
     setEditing(e);
@@ -141,7 +136,7 @@ export default function MenuManager() {
       refresh();
     },
   });
-  const remove = useChange((id: number) => menuApi.remove(id), { done: '删除成功', refresh: refresh, then: () => setSelected(null) });
+  const remove = useChange((id: number) => menuApi.remove(id), { done: '删除成功', refresh, then: () => setSelected(null) });
   const dirOptions = all.filter((m) => m.type === 'dirt').map((m) => ({ value: m.code, label: `${m.title}（${m.code}）` }));
 
   return (

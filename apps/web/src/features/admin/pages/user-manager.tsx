@@ -52,16 +52,12 @@ export default function UserManager() {
   const projects = useProjectOptions(tenantId, Boolean(me?.isPlatform));
   const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.users });
 
-  const save = useMutation({
-    mutationFn: (values: Record<string, unknown>) => (editing === 'new'
+  const save = useChange(
+    (values: Record<string, unknown>) => (editing === 'new'
       ? userApi.create({ ...values, ...(me?.isPlatform ? { tenantId } : {}) })
       : userApi.update((editing as UserDto).id, values)),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
   const toggle = useMutation({
     mutationFn: (u: UserDto) => userApi.update(u.id, { enabled: !u.enabled }),
     onSuccess: (u) => {
@@ -69,7 +65,7 @@ export default function UserManager() {
       refresh();
     },
   });
-  const remove = useChange((id: number) => userApi.remove(id), { done: '删除成功', refresh: refresh });
+  const remove = useChange((id: number) => userApi.remove(id), { done: '删除成功', refresh });
   const reset = useMutation({
     mutationFn: (password: string) => userApi.resetPassword(resetting!.id, password),
     onSuccess: () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Checkbox, Col, DatePicker, Form, Input, InputNumber, Radio, Row, Select, Switch, TimePicker, Typography } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   MISSED_POLICIES, PERIODIC_EVERY, STRATEGY_OPERATORS, STRATEGY_SOURCES, TASK_KINDS, WEEKDAY_LABELS, describeRule,
   type MissedPolicy, type PeriodicEvery, type StrategyOperator, type StrategySource, type TaskBody, type TaskKind, type TaskRow,
@@ -8,7 +8,8 @@ import {
 import { DEVICE_TYPE_BY_CODE, fieldOf } from '@kelvin/contracts/device-registry';
 import type { FieldValue } from '@kelvin/contracts/device';
 import { FormModal } from '../../../components/form-modal';
-import { toastError, toastSuccess } from '../../../lib/feedback';
+import { useChange } from '../../../lib/mutations';
+import { toastError } from '../../../lib/feedback';
 import { dayjs } from '../../../lib/time';
 import { useDeviceDetail } from '../../devices';
 import { automationApi, automationKeys } from '../api';
@@ -112,14 +113,10 @@ export function TaskFormModal({ projectId, kind, row, open, onClose }: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, row, types.list.length]);
 
-  const save = useMutation({
-    mutationFn: (body: TaskBody) => (row ? automationApi.updateTask(row.id, body) : automationApi.createTask(body)),
-    onSuccess: () => {
-      toastSuccess('保存成功');
-      void qc.invalidateQueries({ queryKey: automationKeys.all });
-      onClose();
-    },
-  });
+  const save = useChange(
+    (body: TaskBody) => (row ? automationApi.updateTask(row.id, body) : automationApi.createTask(body)),
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.all }), then: () => onClose() },
+  );
 
   // the form has validated its fields; what spans fields is checked here
   const submit = (f: TaskValues) => {

@@ -48,7 +48,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
       void refresh();
     },
   });
-  const remove = useChange((id: number) => automationApi.removeTasks([id]), { done: '删除成功', refresh: refresh });
+  const remove = useChange((id: number) => automationApi.removeTasks([id]), { done: '删除成功', refresh });
   const execute = useMutation({
     mutationFn: (t: TaskRow) => automationApi.executeTask(t.id),
     onSuccess: (_r, t) => {

@@ -97,7 +97,7 @@ export default function WeekProgramsPage() {
       void refresh();
     },
   });
-  const remove = useChange((id: number) => automationApi.removePrograms([id]), { done: '删除成功', refresh: refresh });
+  const remove = useChange((id: number) => automationApi.removePrograms([id]), { done: '删除成功', refresh });
   const execute = useMutation({
     mutationFn: (p: WeekProgramRow) => automationApi.executeProgram(p.id),
     onSuccess: (_r, p) => {

@@ -31,7 +31,6 @@ export const addDevicePlanPath = (planId?: number) => `/device/addDevicePlan_n${
  */
 export default function PlansPage() {
   const projectId = useProjectId();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [editing, setEditing] = useState<ProjectPlanRow | 'new' | null>(null);
@@ -45,18 +44,14 @@ export default function PlansPage() {
       ? { meteringMethodType: 'timeEquivalent', effectiveAt: dayjs() }
       : { planName: editing.name, meteringMethodType: editing.meteringMethodType, price: editing.price, effectiveAt: dayjs(editing.effectiveFrom), remark: editing.remark });
   }, [editing, form]);
-  const save = useMutation({
-    mutationFn: (v: PlanValues) => {
+  const save = useChange(
+    (v: PlanValues) => {
       const body = { projectId: projectId!, name: v.planName.trim(), meteringMethodType: v.meteringMethodType, price: v.price.trim(), effectiveFrom: v.effectiveAt.valueOf(), remark: v.remark?.trim() ?? '' };
       return editing === 'new' ? billingConfigApi.createProjectPlan(body) : billingConfigApi.updateProjectPlan((editing as ProjectPlanRow).projectPlanId, body);
     },
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
-  const remove = useChange((id: number) => billingConfigApi.removeProjectPlans([id]), { done: '删除成功', refresh: refresh });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => billingConfigApi.removeProjectPlans([id]), { done: '删除成功', refresh });
 
   if (projectId === null) return <NoProject title="计费方案设置" />;
   return (

@@ -35,7 +35,6 @@ async function allMembers(shareTeamId: number): Promise<ShareMemberRow[]> {
  */
 export default function ShareTeamsPage() {
   const projectId = useProjectId();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ShareTeamRow | 'new' | null>(null);
   const [members, setMembers] = useState<ShareTeamRow | null>(null);
@@ -46,18 +45,14 @@ export default function ShareTeamsPage() {
     form.resetFields();
     if (editing !== 'new') form.setFieldsValue({ teamName: editing.name, remark: editing.remark });
   }, [editing, form]);
-  const save = useMutation({
-    mutationFn: (v: TeamValues) => {
+  const save = useChange(
+    (v: TeamValues) => {
       const body = { projectId: projectId!, name: v.teamName.trim(), remark: v.remark?.trim() ?? '' };
       return editing === 'new' ? billingConfigApi.createShareTeam(body) : billingConfigApi.updateShareTeam((editing as ShareTeamRow).shareTeamId, body);
     },
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
-  const remove = useChange((id: number) => billingConfigApi.removeShareTeams([id]), { done: '删除成功', refresh: refresh });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => billingConfigApi.removeShareTeams([id]), { done: '删除成功', refresh });
 
   if (projectId === null) return <NoProject title="分摊组" />;
   return (

@@ -57,7 +57,7 @@ export default function DepartmentMainPage() {
   const all = useMemo(() => flatten(tree.data ?? []), [tree.data]);
   const current = all.find((d) => d.id === selected) ?? null;
   const refresh = () => qc.invalidateQueries({ queryKey: departmentKeys.all });
-  const remove = useChange((id: number) => departmentApi.remove(id), { done: '删除成功', refresh: refresh, then: () => setSelected(null) });
+  const remove = useChange((id: number) => departmentApi.remove(id), { done: '删除成功', refresh, then: () => setSelected(null) });
   const unassign = useMutation({ mutationFn: (id: number) => departmentApi.unassign(id), onSuccess: () => { message.success('已删除分配记录'); void refresh(); } });
   const budgetOf = useMemo(() => new Map((overview.data?.budgets ?? []).map((b) => [b.departmentId, b])), [overview.data]);
   if (projectId === null) return <NoProject title="部门能耗总览" />;

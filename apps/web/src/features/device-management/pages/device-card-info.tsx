@@ -7,6 +7,7 @@ import { CARRIERS, deviceCardBody, type Device4gRow, type DeviceCard } from '@ke
 import { DataTable } from '../../../components/data-table';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -53,20 +54,16 @@ export default function DeviceCardInfo() {
     enabled: projectId !== null && editing !== null && !editing.device,
   });
 
-  const save = useMutation({
-    mutationFn: (v: FormValues) => dmApi.saveCard({
+  const save = useChange(
+    (v: FormValues) => dmApi.saveCard({
       deviceCode: v.deviceCode, iccid: v.iccid.trim(), carrier: v.carrier as (typeof CARRIERS)[number],
       activatedAt: v.activatedAt ? v.activatedAt.startOf('day').valueOf() : null,
       packageEnd: v.packageEnd ? v.packageEnd.endOf('day').valueOf() : null,
       dataLimitMb: v.dataLimitMb ?? null,
       dataUsedMb: v.dataUsedMb ?? null,
     }),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
   const unbind = useMutation({
     mutationFn: (code: string) => dmApi.removeCard(code),
     onSuccess: () => {

@@ -32,16 +32,11 @@ export default function DeviceGroupPage() {
   const types = useDeviceTypes(projectId);
   const refresh = () => qc.invalidateQueries({ queryKey: dmKeys.groups });
 
-  const save = useMutation({
-    mutationFn: (v: { name: string; remark?: string }) => (editing === 'new' ? dmApi.createGroup({ projectId: projectId!, ...v }) : dmApi.updateGroup((editing as DeviceGroup).id, v)),
-    onSuccess: (r) => {
-      message.success('保存成功');
-      setEditing(null);
-      setCurrent(r.id);
-      void refresh();
-    },
-  });
-  const remove = useChange((id: number) => dmApi.removeGroup(id), { done: '删除成功', refresh: refresh, then: () => setCurrent(null) });
+  const save = useChange(
+    (v: { name: string; remark?: string }) => (editing === 'new' ? dmApi.createGroup({ projectId: projectId!, ...v }) : dmApi.updateGroup((editing as DeviceGroup).id, v)),
+    { done: '保存成功', refresh, then: (r) => { setEditing(null); setCurrent(r.id); } },
+  );
+  const remove = useChange((id: number) => dmApi.removeGroup(id), { done: '删除成功', refresh, then: () => setCurrent(null) });
   const members = useMutation({
     mutationFn: (change: { add?: number[]; remove?: number[] }) => dmApi.groupMembers(group!.id, change),
     onSuccess: (r, change) => {

@@ -120,25 +120,20 @@ function AlarmList({ projectId }: { projectId: number }) {
 }
 
 function RuleList({ projectId }: { projectId: number }) {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<MonitorRuleRow | 'new' | null>(null);
   const [form] = Form.useForm<MonitorRuleBody>();
   const types = useDeviceTypes(projectId);
   const refresh = () => qc.invalidateQueries({ queryKey: monitoringKeys.all });
-  const save = useMutation({
-    mutationFn: (b: MonitorRuleBody) => (editing === 'new' ? monitoringApi.createRule(b) : monitoringApi.updateRule((editing as MonitorRuleRow).id, b)),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
+  const save = useChange(
+    (b: MonitorRuleBody) => (editing === 'new' ? monitoringApi.createRule(b) : monitoringApi.updateRule((editing as MonitorRuleRow).id, b)),
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
   const toggle = useMutation({
     mutationFn: (x: MonitorRuleRow) => monitoringApi.updateRule(x.id, { ...bodyOf(x), enabled: !x.enabled }),
     onSuccess: () => void refresh(),
   });
-  const remove = useChange((id: number) => monitoringApi.removeRules([id]), { done: '删除成功', refresh: refresh });
+  const remove = useChange((id: number) => monitoringApi.removeRules([id]), { done: '删除成功', refresh });
 
   const deviceType = Form.useWatch('deviceType', form);
   const operator = Form.useWatch('operator', form) as MonitorOperator | undefined;

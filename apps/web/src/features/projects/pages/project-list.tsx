@@ -29,7 +29,7 @@ export default function ProjectList() {
     mutationFn: (v: Record<string, unknown>) => projectApi.create(v),
     onSuccess: async () => { message.success('新建成功'); setAdding(false); await refresh(); },
   });
-  const remove = useChange((id: number) => projectApi.remove(id), { done: '删除成功', refresh: refresh });
+  const remove = useChange((id: number) => projectApi.remove(id), { done: '删除成功', refresh });
   const open = (p: ProjectRow, path: string) => {
     void useProject.getState().choose(p.id);
     navigate(path);

@@ -226,7 +226,7 @@ export default function RepairRecordPage() {
   const [open, setOpen] = useState<number | null>(null);
   const [moving, setMoving] = useState<{ r: RepairDto; k: MoveKind } | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: repairKeys.all });
-  const remove = useChange((ids: number[]) => repairApi.remove(ids), { done: '删除成功', refresh: refresh });
+  const remove = useChange((ids: number[]) => repairApi.remove(ids), { done: '删除成功', refresh });
   if (projectId === null) return <NoProject title="维修记录" />;
   const moveLabel = (r: RepairDto, k: MoveKind) => (k === 'assign' ? (r.status === 'processing' ? '改派' : '派单') : k === 'finish' ? '完成' : '关闭');
   return (
