@@ -6,6 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '@kelvin/contracts';
 import type { Dayjs } from 'dayjs';
 import { download } from '../lib/http';
+import { formatDateTime } from '../lib/time';
 import { useCan, useIsMobile } from '../lib/ui';
 
 /**
@@ -90,6 +91,11 @@ type DataColumn<T> = { key?: Key; title?: unknown; dataIndex?: string | string[]
 export function columnKey<T>(c: Column<T> | DataColumn<T>, i: number): string {
   const di = (c as DataColumn<T>).dataIndex;
   return String(c.key ?? (Array.isArray(di) ? di.join('.') : di) ?? i);
+}
+
+/** 修改: who changed the row last and when — the column of every list of edited settings (programs, tasks, rules, plans …). */
+export function updatedColumn<T extends { updatedBy: string | null; updatedAt: number }>(width = 150): Column<T> {
+  return { title: '修改', key: 'upd', width, render: (_, r) => <span>{r.updatedBy ?? ''} {formatDateTime(r.updatedAt, 'MM-DD HH:mm')}</span> };
 }
 
 /** The columns a user hid on a screen, kept in this browser (a preference, not a session value). */
@@ -182,6 +188,18 @@ function toQuery(values: Record<string, unknown>, filters: FilterField[]): Recor
   return out;
 }
 
+/** The query form's last item: 查询 (submits the form) and 重置 — a list's own form, or a screen's form above its lists. */
+export function QueryButtons({ onReset }: { onReset: () => void }) {
+  return (
+    <Form.Item>
+      <Space>
+        <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
+        <Button onClick={onReset} icon={<ReloadOutlined />}>重置</Button>
+      </Space>
+    </Form.Item>
+  );
+}
+
 export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: DataTableProps<T, P>) {
   const { queryKey, fetchPage, columns, rowKey, filters = [], toolbar, title, exportUrl, exportCode, params = {}, defaultPageSize = 20, summary } = props;
   const [form] = Form.useForm();
@@ -259,12 +277,7 @@ export function DataTable<T extends object, P extends Page<T> = Page<T>>(props: 
               )}
             </Form.Item>
           ))}
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>重置</Button>
-            </Space>
-          </Form.Item>
+          <QueryButtons onReset={reset} />
         </Form>
         </div>
       )}

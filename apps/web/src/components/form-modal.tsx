@@ -3,18 +3,20 @@ import { Button, Form, Input, Popconfirm, type FormInstance } from 'antd';
 import { AppModal, Can, PreventClickButton } from '../lib/ui';
 
 /**
- * The edit dialog of the admin and system screens: a vertical form, 取消 / 保存 (validated first; 保存 ignores
- * repeated clicks), never closed by the backdrop.
+ * The console's form dialog: a vertical form, 取消 / 保存 (validated first; 保存 ignores repeated clicks), never closed
+ * by the backdrop. `name` prefixes the inputs' ids; `okDanger` for a dialog whose action ends something (关闭 …).
  */
-export function FormModal<T>({ title, open, onClose, form, saving, onSave, width, okText = '保存', children }: {
+export function FormModal<T>({ title, open, onClose, form, name, saving, onSave, width, okText = '保存', okDanger, children }: {
   title: ReactNode;
   open: boolean;
   onClose: () => void;
   form: FormInstance<T>;
+  name?: string;
   saving: boolean;
   onSave: (values: T) => void;
   width?: number;
-  okText?: string;
+  okText?: ReactNode;
+  okDanger?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -25,20 +27,30 @@ export function FormModal<T>({ title, open, onClose, form, saving, onSave, width
       onCancel={onClose}
       footer={[
         <Button key="c" onClick={onClose}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={saving} onClick={() => form.validateFields().then(onSave, () => undefined /* the form shows what is wrong */)}>{okText}</PreventClickButton>,
+        <PreventClickButton key="ok" type="primary" danger={okDanger} loading={saving} onClick={() => form.validateFields().then(onSave, () => undefined /* the form shows what is wrong */)}>{okText}</PreventClickButton>,
       ]}
     >
-      <Form form={form} layout="vertical">{children}</Form>
+      <Form form={form} name={name} layout="vertical">{children}</Form>
     </AppModal>
   );
 }
 
-/** A row's 删除 link: shown with the element code only, and asks first. */
-export function DeleteLink({ code, title, onConfirm, label = '删除' }: { code: string; title: string; onConfirm: () => void; label?: string }) {
+/**
+ * A 删除 (移除, 解绑 …): shown with the element code only, and asks first (`description`: what follows from it). A row's
+ * link; `button`: the plain button of a detail form or card.
+ */
+export function DeleteLink({ code, title, description, onConfirm, label = '删除', button = false }: {
+  code: string;
+  title: string;
+  description?: ReactNode;
+  onConfirm: () => void;
+  label?: string;
+  button?: boolean;
+}) {
   return (
     <Can code={code}>
-      <Popconfirm title={title} onConfirm={onConfirm}>
-        <Button type="link" size="small" danger>{label}</Button>
+      <Popconfirm title={title} description={description} onConfirm={onConfirm}>
+        {button ? <Button danger>{label}</Button> : <Button type="link" size="small" danger>{label}</Button>}
       </Popconfirm>
     </Can>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Empty } from 'antd';
 import { useParams } from 'react-router';
 import { projectIdFromMobileParam } from '@kelvin/contracts/access';
 import { useProject } from '../stores/project';
@@ -14,6 +15,11 @@ export function PageContainer({ title, extra, children }: { title: ReactNode; ex
       {children}
     </section>
   );
+}
+
+/** A project screen opened before a project is chosen in the top bar: its frame and what to do. */
+export function NoProject({ title }: { title: ReactNode }) {
+  return <PageContainer title={title}><Empty description="请先在顶部选择项目" /></PageContainer>;
 }
 
 /**

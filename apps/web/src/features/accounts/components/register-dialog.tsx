@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { App, DatePicker, Form, Input, Select } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DatePicker, Form, Input, Select } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { ACCOUNT_KINDS, accountCreate, type AccountDto, type AccountKind } from '@kelvin/contracts';
 import { FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { accountApi, accountKeys } from '../api';
 import { RoomPicker } from './room-picker';
@@ -15,7 +16,6 @@ const f = accountCreate.shape;
 export function RegisterDialog({ projectId, editing, onClose, onSaved }: {
   projectId: number; editing: AccountDto | 'new' | null; onClose: () => void; onSaved: (id: number) => void;
 }) {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<Values>();
   const open = editing !== null;
@@ -30,8 +30,8 @@ export function RegisterDialog({ projectId, editing, onClose, onSaved }: {
         moveInDate: editing.moveInDate ? dayjs(editing.moveInDate) : null, groupId: editing.groupId, remark: editing.remark ?? '',
       });
   }, [open, editing, form]);
-  const save = useMutation({
-    mutationFn: async (v: Values) => {
+  const save = useChange(
+    async (v: Values) => {
       const body = {
         kind: v.kind, name: v.name.trim(), phone: v.phone.trim(), roomIds: v.roomIds ?? [],
         moveInDate: v.moveInDate ? v.moveInDate.format('YYYY-MM-DD') : undefined,
@@ -43,12 +43,8 @@ export function RegisterDialog({ projectId, editing, onClose, onSaved }: {
       await accountApi.update((editing as AccountDto).id, body);
       return (editing as AccountDto).id;
     },
-    onSuccess: (id) => {
-      message.success('保存成功');
-      void qc.invalidateQueries({ queryKey: accountKeys.all });
-      onSaved(id);
-    },
-  });
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: accountKeys.all }), then: (id) => onSaved(id) },
+  );
   return (
     <FormModal<Values> title={editing === 'new' ? '用户登记' : '编辑账户'} open={open} onClose={onClose} form={form} saving={save.isPending} onSave={(v) => save.mutate(v)} width={640}>
       <div style={{ display: 'flex', gap: 12 }}>

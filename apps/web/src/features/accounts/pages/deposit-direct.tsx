@@ -1,10 +1,10 @@
 import { useRef, useState } from 'react';
-import { Alert, App, Button, Empty, Form, Input, Radio, Select, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Form, Input, Radio, Select, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { amountInWords, type DepositBatchDto, type DepositDirectBody, type DepositDirectResult, type DepositDirectRow, type LedgerEntryDto } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { accountApi, accountKeys } from '../api';
@@ -79,7 +79,7 @@ export default function DepositDirectPage() {
       void refresh();
     },
   });
-  if (projectId === null) return <PageContainer title="押金直充"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="押金直充" />;
   const bodyOf = (v: Values): DepositDirectBody => ({
     projectId, amountFen: fenOf(v.amount), reason: v.reason.trim(), ...(v.by === 'group' ? { groupId: v.groupId } : { accountIds: v.accountIds }),
   });

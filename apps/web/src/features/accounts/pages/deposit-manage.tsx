@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Empty, Space, Tabs, Tag } from 'antd';
+import { App, Button, Space, Tabs, Tag } from 'antd';
 import { useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_STATUS, LEDGER_KINDS, type AccountDto, type DepositAction, type LedgerEntryDto } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { MENU_BY_CODE } from '@kelvin/contracts/menus';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -26,7 +26,7 @@ export default function DepositManagePage() {
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [acting, setActing] = useState<{ a: AccountDto; action: DepositAction } | null>(null);
-  if (projectId === null) return <PageContainer title={title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={title} />;
   return (
     <PageContainer title={title}>
       <Tabs destroyOnHidden items={[

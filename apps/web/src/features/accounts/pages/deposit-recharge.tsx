@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Descriptions, Empty, Form, Input, Typography } from 'antd';
+import { App, Button, Descriptions, Form, Input, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DEPOSIT_DIRECT_CAUSE, amountInWords, type DepositCollectPage, type LedgerEntryDto, type MoneyMoveResult } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { accountApi, accountKeys } from '../api';
@@ -55,7 +55,7 @@ export default function DepositRechargePage() {
     queryFn: () => accountApi.list({ projectId: projectId!, pageNo: 1, pageSize: 200 }),
     enabled: projectId !== null,
   });
-  if (projectId === null) return <PageContainer title="押金充值"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="押金充值" />;
   return (
     <PageContainer title="押金充值">
       <DataTable<LedgerEntryDto, DepositCollectPage>

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, Popconfirm, Select, Space, Spin, Tabs } from 'antd';
+import { Alert, App, Card, Descriptions, Form, Input, Select, Space, Spin, Tabs } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_MONEY_SETTINGS, PAYMENT_PROVIDERS, paymentAccountBody, type MoneySettingsBody, type PaymentAccountBody,
 } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
@@ -18,7 +20,7 @@ import { formatFen, parseYuan } from '../money';
  */
 export default function PayFeeUpperPage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="缴费上限"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="缴费上限" />;
   return (
     <PageContainer title="缴费上限">
       <Tabs destroyOnHidden items={[
@@ -122,17 +124,14 @@ function PaymentAccount({ projectId }: { projectId: number }) {
       : { provider: 'sandbox' });
   }, [acc, form]);
   const refresh = () => qc.invalidateQueries({ queryKey: accountKeys.paymentAccount(projectId) });
-  const save = useMutation({
-    mutationFn: (v: PayValues) => accountApi.savePaymentAccount({
+  const save = useChange(
+    (v: PayValues) => accountApi.savePaymentAccount({
       ...v, projectId,
       privateKey: v.privateKey?.trim() || undefined, platformPublicKey: v.platformPublicKey?.trim() || undefined,
       certSerialNo: v.certSerialNo?.trim() || undefined, notifyUrl: v.notifyUrl?.trim() || undefined,
     }),
-    onSuccess: () => {
-      message.success('保存成功');
-      void refresh();
-    },
-  });
+    { done: '保存成功', refresh },
+  );
   const remove = useMutation({
     mutationFn: () => accountApi.removePaymentAccount(projectId),
     onSuccess: () => {
@@ -186,11 +185,7 @@ function PaymentAccount({ projectId }: { projectId: number }) {
               <PreventClickButton type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>
             </Can>
             {acc && (
-              <Can code="userPayFeeUpper:btn_del">
-                <Popconfirm title="删除本项目的商户支付账户？" description="删除后在线充值不可用；已有订单不受影响" onConfirm={() => remove.mutate()}>
-                  <Button danger>删除</Button>
-                </Popconfirm>
-              </Can>
+              <DeleteLink button code="userPayFeeUpper:btn_del" title="删除本项目的商户支付账户？" description="删除后在线充值不可用；已有订单不受影响" onConfirm={() => remove.mutate()} />
             )}
           </Space>
         </Form>

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Empty, Form, Input, Space } from 'antd';
+import { Button, Form, Input, Space } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { accountGroupBody, type AccountGroupDto } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -28,37 +29,26 @@ export default function UserGroupPage() {
   const code = managers ? 'groupmanagers' : 'userGroup';
   const title = managers ? '分组管理' : '用户组';
   const projectId = useProjectId();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<AccountGroupDto | 'new' | null>(null);
   const [members, setMembers] = useState<AccountGroupDto | null>(null);
   const [form] = Form.useForm<GroupValues>();
   const refresh = () => qc.invalidateQueries({ queryKey: accountKeys.all });
-  const save = useMutation({
-    mutationFn: (v: GroupValues) => {
+  const save = useChange(
+    (v: GroupValues) => {
       const body = { projectId: projectId!, name: v.groupName.trim(), managerAccountId: v.managerAccountId ?? null, remark: v.remark?.trim() || undefined };
       return editing === 'new' ? accountApi.createGroup(body) : accountApi.updateGroup((editing as AccountGroupDto).id, body);
     },
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => accountApi.removeGroups([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => accountApi.removeGroups([id]), { done: '删除成功', refresh });
   useEffect(() => {
     if (!editing) return;
     form.resetFields();
     if (editing !== 'new') form.setFieldsValue({ groupName: editing.name, managerAccountId: editing.managerAccountId, remark: editing.remark ?? '' });
   }, [editing, form]);
 
-  if (projectId === null) return <PageContainer title={title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={title} />;
   return (
     <PageContainer title={title}>
       <DataTable<AccountGroupDto>
@@ -101,7 +91,6 @@ export default function UserGroupPage() {
 }
 
 function MembersDialog({ projectId, group, onClose }: { projectId: number; group: AccountGroupDto | null; onClose: () => void }) {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<{ accountIds: number[] }>();
   const current = useQuery({
@@ -112,14 +101,10 @@ function MembersDialog({ projectId, group, onClose }: { projectId: number; group
   useEffect(() => {
     if (group && current.data) form.setFieldsValue({ accountIds: current.data.rows.map((a) => a.id) });
   }, [group, current.data, form]);
-  const save = useMutation({
-    mutationFn: (v: { accountIds: number[] }) => accountApi.setGroupMembers(group!.id, v.accountIds ?? []),
-    onSuccess: () => {
-      message.success('保存成功');
-      void qc.invalidateQueries({ queryKey: accountKeys.all });
-      onClose();
-    },
-  });
+  const save = useChange(
+    (v: { accountIds: number[] }) => accountApi.setGroupMembers(group!.id, v.accountIds ?? []),
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: accountKeys.all }), then: () => onClose() },
+  );
   return (
     <FormModal<{ accountIds: number[] }> title={`成员：${group?.name ?? ''}`} open={!!group} onClose={onClose} form={form} saving={save.isPending} onSave={(v) => save.mutate(v)} width={640}>
       <Form.Item name="accountIds" label="成员账户" extra="一个账户只属于一个用户组；移出组长时请先更换组长">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, App, Button, Empty, Form, Input, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Alert, App, Button, Form, Input, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { ImportOutlined, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
@@ -8,7 +8,7 @@ import {
 } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { ImportDialog } from '../../../components/import-dialog';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton, useAppModal } from '../../../lib/ui';
 import { accountApi, accountKeys } from '../api';
@@ -26,7 +26,7 @@ const statusOptions = Object.entries(ACCOUNT_STATUS).map(([value, label]) => ({ 
 export default function UserRegisterPage() {
   const projectId = useProjectId();
   const [tab, setTab] = useState('accounts');
-  if (projectId === null) return <PageContainer title="用户登记"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="用户登记" />;
   return (
     <PageContainer title="用户登记">
       <Tabs activeKey={tab} onChange={setTab} destroyOnHidden items={[

@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Col, Descriptions, Empty, Form, Input, Popconfirm, Row, Select, Space, Spin, Tabs, Tree, TreeSelect, type TreeDataNode } from 'antd';
+import { App, Button, Card, Col, Descriptions, Empty, Form, Input, Row, Select, Space, Spin, Tabs, Tree, TreeSelect, type TreeDataNode } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { groupCreate, type GroupTreeNode } from '@kelvin/contracts/admin';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { FormModal } from '../../../components/form-modal';
+import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { adminKeys, groupApi } from '../api';
 import { AuthorityEditor } from '../components/authority-editor';
 import { useTenantScope } from '../components/tenant-scope';
@@ -63,7 +64,6 @@ function MembersEditor({ roleId, canEdit }: { roleId: number; canEdit: boolean }
 
 /** groupManager (角色权限管理): role groups by type as a tree; a role's authority (menus and buttons), members and leaders. */
 export default function GroupManager() {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const { tenantId, selector } = useTenantScope();
   const canEdit = useCan('groupManager:btn_edit');
@@ -79,26 +79,14 @@ export default function GroupManager() {
   useEffect(() => setSelected(null), [tenantId, groupType]);
   const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.groups });
 
-  const save = useMutation({
-    mutationFn: (raw: Record<string, unknown>) => {
+  const save = useChange(
+    (raw: Record<string, unknown>) => {
       const values = { ...raw, parentId: raw.parentId ?? null }; // a cleared parent means a top-level role
       return editing?.id ? groupApi.update(editing.id, values) : groupApi.create({ ...values, groupType, ...(tenantId !== undefined ? { tenantId } : {}) });
     },
-    onSuccess: (g) => {
-      message.success('保存成功');
-      setEditing(null);
-      setSelected(g.id);
-      refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => groupApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      setSelected(null);
-      refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: (g) => { setEditing(null); setSelected(g.id); } },
+  );
+  const remove = useChange((id: number) => groupApi.remove(id), { done: '删除成功', refresh, then: () => setSelected(null) });
 
   const open = (e: { id?: number; parentId?: number | null }) => {
     setEditing(e);
@@ -145,11 +133,7 @@ export default function GroupManager() {
                 <Space style={{ marginBottom: 12 }}>
                   <Can code="groupManager:btn_add"><Button onClick={() => open({ parentId: role.id })}>新增下级</Button></Can>
                   <Can code="groupManager:btn_edit"><Button onClick={() => open({ id: role.id })}>编辑</Button></Can>
-                  <Can code="groupManager:btn_del">
-                    <Popconfirm title={`确定删除角色「${role.name}」？`} onConfirm={() => remove.mutate(role.id)}>
-                      <Button danger>删除</Button>
-                    </Popconfirm>
-                  </Can>
+                  <DeleteLink button code="groupManager:btn_del" title={`确定删除角色「${role.name}」？`} onConfirm={() => remove.mutate(role.id)} />
                 </Space>
                 <Tabs
                   items={[

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { App, Button, Form, Input, Space, Tag } from 'antd';
+import { Button, Form, Input, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { groupTypeCreate, type GroupTypeDto } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can } from '../../../lib/ui';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
@@ -16,7 +17,6 @@ const f = groupTypeCreate.shape;
 
 /** groupTypeManager (角色类型管理): the built-in role / department / free types plus the tenant's own. */
 export default function GroupTypeManager() {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const isPlatform = useSession((s) => Boolean(s.user?.isPlatform));
   const { tenantId, selector } = useTenantScope();
@@ -26,23 +26,13 @@ export default function GroupTypeManager() {
     qc.invalidateQueries({ queryKey: adminKeys.groupTypes });
   };
 
-  const save = useMutation({
-    mutationFn: (v: Record<string, unknown>) => (editing === 'new'
+  const save = useChange(
+    (v: Record<string, unknown>) => (editing === 'new'
       ? groupTypeApi.create({ ...v, ...(tenantId !== undefined ? { tenantId } : {}) })
       : groupTypeApi.update((editing as GroupTypeDto).id, { name: v.name, description: v.description })),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => groupTypeApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => groupTypeApi.remove(id), { done: '删除成功', refresh });
   const open = (t: GroupTypeDto | 'new') => {
     setEditing(t);
     form.resetFields();

@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Col, Empty, Form, Input, InputNumber, Popconfirm, Radio, Row, Select, Space, Spin, Switch, Tag, Tooltip, Tree, type TreeDataNode } from 'antd';
+import { App, Button, Card, Col, Empty, Form, Input, InputNumber, Radio, Row, Select, Space, Spin, Switch, Tag, Tooltip, Tree, type TreeDataNode } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ELEMENT_KINDS, HTTP_METHODS, elementCreate, menuCreate, type ElementDto, type MenuTreeNode } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
-import { FormModal } from '../../../components/form-modal';
+import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { adminKeys, elementApi, menuApi } from '../api';
 
 const mf = menuCreate.shape;
@@ -41,28 +42,17 @@ function filterTree(nodes: MenuTreeNode[], q: string): TreeDataNode[] {
 
 /** The selected menu's elements (button / API permissions). */
 function Elements({ menuCode }: { menuCode: string }) {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ElementDto | 'new' | null>(null);
   const [form] = Form.useForm();
   const key = adminKeys.elements(menuCode);
-  const save = useMutation({
-    mutationFn: (v: Record<string, unknown>) => (editing === 'new'
+  const save = useChange(
+    (v: Record<string, unknown>) => (editing === 'new'
       ? elementApi.create({ ...v, menuCode })
       : elementApi.update((editing as ElementDto).id, { kind: v.kind, name: v.name, uri: v.uri, method: v.method ?? null })),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      qc.invalidateQueries({ queryKey: key });
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => elementApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      qc.invalidateQueries({ queryKey: key });
-    },
-  });
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: key }), then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => elementApi.remove(id), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: key }) });
   const open = (e: ElementDto | 'new') => {
     setEditing(e);
     form.resetFields();
@@ -88,15 +78,11 @@ function Elements({ menuCode }: { menuCode: string }) {
             title: '操作', key: 'op', width: 140, render: (_, e) => (
               <Space size={4}>
                 <Can code="menuManager:btn_edit"><Button type="link" size="small" onClick={() => open(e)}>编辑</Button></Can>
-                <Can code="menuManager:btn_del">
-                  {e.builtin ? (
-                    <Tooltip title="系统内置权限码，接口依赖该编码，不能删除"><Button type="link" size="small" disabled>删除</Button></Tooltip>
-                  ) : (
-                    <Popconfirm title={`确定删除「${e.name}」？已授予的角色将同时失去该权限`} onConfirm={() => remove.mutate(e.id)}>
-                      <Button type="link" size="small" danger>删除</Button>
-                    </Popconfirm>
-                  )}
-                </Can>
+                {e.builtin ? (
+                  <Can code="menuManager:btn_del"><Tooltip title="系统内置权限码，接口依赖该编码，不能删除"><Button type="link" size="small" disabled>删除</Button></Tooltip></Can>
+                ) : (
+                  <DeleteLink code="menuManager:btn_del" title={`确定删除「${e.name}」？已授予的角色将同时失去该权限`} onConfirm={() => remove.mutate(e.id)} />
+                )}
               </Space>
             ),
           },
@@ -150,14 +136,7 @@ export default function MenuManager() {
       refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => menuApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      setSelected(null);
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => menuApi.remove(id), { done: '删除成功', refresh, then: () => setSelected(null) });
   const dirOptions = all.filter((m) => m.type === 'dirt').map((m) => ({ value: m.code, label: `${m.title}（${m.code}）` }));
 
   return (
@@ -212,15 +191,11 @@ export default function MenuManager() {
                   </Row>
                   <Space>
                     <Can code="menuManager:btn_edit"><PreventClickButton type="primary" loading={update.isPending} onClick={() => form.submit()}>保存</PreventClickButton></Can>
-                    <Can code="menuManager:btn_del">
-                      {menu.builtin ? (
-                        <Tooltip title="系统内置菜单，程序依赖该编码，不能删除；可以隐藏"><Button danger disabled>删除</Button></Tooltip>
-                      ) : (
-                        <Popconfirm title={`确定删除菜单「${menu.title}」？其按钮权限和角色授权将一并删除`} onConfirm={() => remove.mutate(menu.id)}>
-                          <Button danger>删除</Button>
-                        </Popconfirm>
-                      )}
-                    </Can>
+                    {menu.builtin ? (
+                      <Can code="menuManager:btn_del"><Tooltip title="系统内置菜单，程序依赖该编码，不能删除；可以隐藏"><Button danger disabled>删除</Button></Tooltip></Can>
+                    ) : (
+                      <DeleteLink button code="menuManager:btn_del" title={`确定删除菜单「${menu.title}」？其按钮权限和角色授权将一并删除`} onConfirm={() => remove.mutate(menu.id)} />
+                    )}
                   </Space>
                 </Form>
               )}

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LOGO_MAX_BYTES, passwordProblem, tenantCreate, type TenantDto } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can, useCan } from '../../../lib/ui';
@@ -33,8 +34,8 @@ export default function TenantManager() {
   const canEdit = useCan('tenantManager:btn_edit');
   const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.tenants });
 
-  const save = useMutation({
-    mutationFn: async (values: Record<string, unknown>) => {
+  const save = useChange(
+    async (values: Record<string, unknown>) => {
       const { adminUsername, adminName, adminPassword, ...fields } = values;
       const body = { ...fields, ...(logo !== undefined ? { logo } : {}) };
       if (editing === 'new') {
@@ -43,12 +44,8 @@ export default function TenantManager() {
       }
       return tenantApi.update((editing as TenantDto).id, body);
     },
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
 
   const toggle = useMutation({
     mutationFn: (t: TenantDto) => tenantApi.update(t.id, { enabled: !t.enabled }),
@@ -58,13 +55,7 @@ export default function TenantManager() {
     },
   });
 
-  const remove = useMutation({
-    mutationFn: (id: number) => tenantApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => tenantApi.remove(id), { done: '删除成功', refresh });
 
   const open = (t: TenantDto | 'new') => {
     setEditing(t);

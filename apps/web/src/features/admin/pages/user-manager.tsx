@@ -6,6 +6,7 @@ import type { AreaTreeNode } from '@kelvin/contracts';
 import { passwordForUser, userCreate, type UserDto } from '@kelvin/contracts/admin';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -51,16 +52,12 @@ export default function UserManager() {
   const projects = useProjectOptions(tenantId, Boolean(me?.isPlatform));
   const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.users });
 
-  const save = useMutation({
-    mutationFn: (values: Record<string, unknown>) => (editing === 'new'
+  const save = useChange(
+    (values: Record<string, unknown>) => (editing === 'new'
       ? userApi.create({ ...values, ...(me?.isPlatform ? { tenantId } : {}) })
       : userApi.update((editing as UserDto).id, values)),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
   const toggle = useMutation({
     mutationFn: (u: UserDto) => userApi.update(u.id, { enabled: !u.enabled }),
     onSuccess: (u) => {
@@ -68,13 +65,7 @@ export default function UserManager() {
       refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => userApi.remove(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      refresh();
-    },
-  });
+  const remove = useChange((id: number) => userApi.remove(id), { done: '删除成功', refresh });
   const reset = useMutation({
     mutationFn: (password: string) => userApi.resetPassword(resetting!.id, password),
     onSuccess: () => {

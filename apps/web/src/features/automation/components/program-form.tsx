@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Col, Form, Input, Radio, Row, Select, Switch, Typography } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   HOLIDAY_RULES, MISSED_POLICIES, type HolidayRule, type MissedPolicy, type ProgramSchemeRow, type WeekProgramRow,
 } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
-import { toastError, toastSuccess } from '../../../lib/feedback';
+import { useChange } from '../../../lib/mutations';
+import { toastError } from '../../../lib/feedback';
 import { AppModal, PreventClickButton } from '../../../lib/ui';
 import { useDeviceTypes } from '../../devices';
 import { automationApi, automationKeys } from '../api';
@@ -94,8 +95,8 @@ export function ProgramFormModal({ projectId, target, thermostatsOnly, onClose }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target, types.list.length]);
 
-  const save = useMutation({
-    mutationFn: async (v: ProgramValues) => {
+  const save = useChange(
+    async (v: ProgramValues) => {
       const slots = slotsOf(week);
       if (target?.kind === 'scheme') {
         const body = { projectId, name: v.name, deviceType: v.deviceType, slots, remark: v.remark?.trim() || null };
@@ -108,12 +109,8 @@ export function ProgramFormModal({ projectId, target, thermostatsOnly, onClose }
       };
       return target?.kind === 'program' && target.row ? automationApi.updateProgram(target.row.id, body) : automationApi.createProgram(body);
     },
-    onSuccess: () => {
-      toastSuccess('保存成功');
-      void qc.invalidateQueries({ queryKey: automationKeys.all });
-      onClose();
-    },
-  });
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.all }), then: () => onClose() },
+  );
 
   const submit = () => form.validateFields().then((v) => {
     if (!def) return;

@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Checkbox, Col, DatePicker, Form, Input, InputNumber, Radio, Row, Select, Switch, TimePicker, Typography } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Checkbox, Col, DatePicker, Form, Input, InputNumber, Radio, Row, Select, Switch, TimePicker, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   MISSED_POLICIES, PERIODIC_EVERY, STRATEGY_OPERATORS, STRATEGY_SOURCES, TASK_KINDS, WEEKDAY_LABELS, describeRule,
   type MissedPolicy, type PeriodicEvery, type StrategyOperator, type StrategySource, type TaskBody, type TaskKind, type TaskRow,
 } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE, fieldOf } from '@kelvin/contracts/device-registry';
 import type { FieldValue } from '@kelvin/contracts/device';
-import { toastError, toastSuccess } from '../../../lib/feedback';
+import { FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
+import { toastError } from '../../../lib/feedback';
 import { dayjs } from '../../../lib/time';
-import { AppModal, PreventClickButton } from '../../../lib/ui';
 import { useDeviceDetail } from '../../devices';
 import { automationApi, automationKeys } from '../api';
 import { useProgrammableTypes } from './program-form';
@@ -112,16 +113,13 @@ export function TaskFormModal({ projectId, kind, row, open, onClose }: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, row, types.list.length]);
 
-  const save = useMutation({
-    mutationFn: (body: TaskBody) => (row ? automationApi.updateTask(row.id, body) : automationApi.createTask(body)),
-    onSuccess: () => {
-      toastSuccess('保存成功');
-      void qc.invalidateQueries({ queryKey: automationKeys.all });
-      onClose();
-    },
-  });
+  const save = useChange(
+    (body: TaskBody) => (row ? automationApi.updateTask(row.id, body) : automationApi.createTask(body)),
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.all }), then: () => onClose() },
+  );
 
-  const submit = () => form.validateFields().then((f) => {
+  // the form has validated its fields; what spans fields is checked here
+  const submit = (f: TaskValues) => {
     const common = {
       projectId, name: f.name.trim(), deviceIds: f.deviceIds ?? [], groupIds: f.groupIds ?? [], areaIds: f.areaIds ?? [],
       enabled: f.enabled, missedPolicy: f.missedPolicy, remark: f.remark?.trim() || null,
@@ -173,185 +171,179 @@ export function TaskFormModal({ projectId, kind, row, open, onClose }: {
         body = { ...common, kind: 'memory', programId: f.programId!, runAt: f.memoryWhen === 'at' ? f.runAt!.second(0).millisecond(0).valueOf() : null };
     }
     save.mutate(body);
-  }, () => undefined);
+  };
 
   const rule = kind === 'periodic' && v ? ruleOf(v) : null;
   const memoryList = (memoryPrograms.data?.rows ?? []).filter((p) => p.memory);
   const title = `${row ? '编辑' : '新增'}${TASK_KINDS[kind]}`;
 
   return (
-    <AppModal open={open} title={title} width={820} onCancel={onClose}
-      footer={[
-        <Button key="c" onClick={onClose}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={submit}>保存</PreventClickButton>,
-      ]}>
-      <Form form={form} name={`task-${kind}`} layout="vertical" requiredMark>
+    <FormModal open={open} title={title} width={820} onClose={onClose} form={form} name={`task-${kind}`} saving={save.isPending} onSave={submit}>
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item name="name" label="任务名称" rules={[{ required: true, whitespace: true, message: '请输入任务名称' }, { max: 40, message: '最多 40 个字符' }]}>
+            <Input maxLength={40} placeholder="例如：工作日早上开机" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          {kind === 'memory' ? (
+            <Form.Item name="programId" label="下发的周程序" rules={[{ required: true, message: '请选择周程序' }]}
+              extra={!memoryPrograms.isLoading && !memoryList.length ? '本项目还没有记忆型设备的周程序，请先在「编程设置」中新建' : undefined}>
+              <Select loading={memoryPrograms.isLoading} placeholder="选择周程序" options={memoryList.map((p) => ({ value: p.id, label: `${p.name}（${p.typeName}）` }))}
+                onChange={(id: number) => form.setFieldValue('deviceType', memoryList.find((p) => p.id === id)?.deviceType)} />
+            </Form.Item>
+          ) : (
+            <Form.Item name="deviceType" label="设备类型" rules={[{ required: true, message: '请选择设备类型' }]}>
+              <Select loading={types.loading} options={types.list.map((t) => ({ value: t.code, label: t.name }))}
+                onChange={(code: string) => {
+                  const d = DEVICE_TYPE_BY_CODE.get(code);
+                  setWrites(d ? defaultWrites(d) : {});
+                  form.setFieldsValue({ deviceIds: [], fieldCode: fieldOf(code, 'f03') ? 'f03' : undefined });
+                }} />
+            </Form.Item>
+          )}
+        </Col>
+        <Col span={4}><Form.Item name="enabled" label="启用" valuePropName="checked"><Switch /></Form.Item></Col>
+      </Row>
+      <Row gutter={16}>
+        <Col span={8}><Form.Item name="deviceIds" label="设备" tooltip="执行对象为所选设备、分组和区域内设备的合集"><DeviceSelect projectId={projectId} deviceType={deviceType} /></Form.Item></Col>
+        <Col span={8}><Form.Item name="groupIds" label="分组"><GroupSelect projectId={projectId} /></Form.Item></Col>
+        <Col span={8}><Form.Item name="areaIds" label="区域"><AreaSelect projectId={projectId} /></Form.Item></Col>
+      </Row>
+
+      {kind === 'once' && (
+        <Form.Item name="runAt" label="执行时间" rules={[{ required: true, message: '请选择执行时间' }]}>
+          <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} style={{ width: 220 }} />
+        </Form.Item>
+      )}
+
+      {kind === 'periodic' && (
+        <div data-testid="periodic-rule">
+          <Row gutter={16}>
+            <Col span={10}>
+              <Form.Item name="every" label="周期">
+                <Radio.Group optionType="button" options={Object.entries(PERIODIC_EVERY).map(([value, label]) => ({ value, label: value === 'cron' ? 'Cron' : label }))} />
+              </Form.Item>
+            </Col>
+            {v?.every !== 'cron' && (
+              <Col span={6}>
+                <Form.Item name="at" label="时间" rules={[{ required: true, message: '请选择时间' }]}>
+                  <TimePicker format="HH:mm" needConfirm={false} minuteStep={1} allowClear={false} />
+                </Form.Item>
+              </Col>
+            )}
+            <Col span={8}><Form.Item name="skipHolidays" label="节假日不执行" valuePropName="checked"><Switch /></Form.Item></Col>
+          </Row>
+          {v?.every === 'weekly' && (
+            <Form.Item name="weekdays" label="星期" rules={[{ required: true, message: '请选择星期' }]}>
+              <Checkbox.Group options={Object.entries(WEEKDAY_LABELS).map(([value, label]) => ({ value: Number(value), label }))} />
+            </Form.Item>
+          )}
+          {v?.every === 'monthly' && (
+            <Form.Item name="days" label="日期" rules={[{ required: true, message: '请选择日期' }]} extra="没有该日期的月份（如 4 月 31 日）当月不执行">
+              <Select mode="multiple" style={{ maxWidth: 480 }} options={Array.from({ length: 31 }, (_, i) => ({ value: i + 1, label: `${i + 1}日` }))} />
+            </Form.Item>
+          )}
+          {v?.every === 'cron' && (
+            <Form.Item name="cron" label="Cron 表达式" extra="「分 时 日 月 周」，例如 30 7 * * 1-5 表示每周一至周五 07:30" rules={[{ required: true, message: '请输入 Cron 表达式' }]}>
+              <Input style={{ width: 260 }} maxLength={100} />
+            </Form.Item>
+          )}
+          <Alert type={rule ? 'success' : 'warning'} showIcon style={{ marginBottom: 12 }} data-testid="rule-description"
+            message={rule ? `执行规则：${describeRule(rule)}${v?.skipHolidays ? '（节假日除外）' : ''}` : '规则还不完整或格式不正确'} />
+        </div>
+      )}
+
+      {kind === 'holiday' && (
         <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item name="name" label="任务名称" rules={[{ required: true, whitespace: true, message: '请输入任务名称' }, { max: 40, message: '最多 40 个字符' }]}>
-              <Input maxLength={40} placeholder="例如：工作日早上开机" />
+          <Col span={10}>
+            <Form.Item name="holidayType" label="执行日期">
+              <Radio.Group optionType="button" options={[{ value: 'holiday', label: '节假日' }, { value: 'workday', label: '调休上班日' }]} />
             </Form.Item>
           </Col>
-          <Col span={8}>
-            {kind === 'memory' ? (
-              <Form.Item name="programId" label="下发的周程序" rules={[{ required: true, message: '请选择周程序' }]}
-                extra={!memoryPrograms.isLoading && !memoryList.length ? '本项目还没有记忆型设备的周程序，请先在「编程设置」中新建' : undefined}>
-                <Select loading={memoryPrograms.isLoading} placeholder="选择周程序" options={memoryList.map((p) => ({ value: p.id, label: `${p.name}（${p.typeName}）` }))}
-                  onChange={(id: number) => form.setFieldValue('deviceType', memoryList.find((p) => p.id === id)?.deviceType)} />
-              </Form.Item>
-            ) : (
-              <Form.Item name="deviceType" label="设备类型" rules={[{ required: true, message: '请选择设备类型' }]}>
-                <Select loading={types.loading} options={types.list.map((t) => ({ value: t.code, label: t.name }))}
-                  onChange={(code: string) => {
-                    const d = DEVICE_TYPE_BY_CODE.get(code);
-                    setWrites(d ? defaultWrites(d) : {});
-                    form.setFieldsValue({ deviceIds: [], fieldCode: fieldOf(code, 'f03') ? 'f03' : undefined });
-                  }} />
-              </Form.Item>
-            )}
+          <Col span={6}>
+            <Form.Item name="at" label="时间" rules={[{ required: true, message: '请选择时间' }]}>
+              <TimePicker format="HH:mm" needConfirm={false} allowClear={false} />
+            </Form.Item>
           </Col>
-          <Col span={4}><Form.Item name="enabled" label="启用" valuePropName="checked"><Switch /></Form.Item></Col>
+          <Col span={8}><Typography.Paragraph type="secondary" style={{ marginTop: 30, fontSize: 12 }}>日期取自「系统设置 › 节假日管理」</Typography.Paragraph></Col>
         </Row>
-        <Row gutter={16}>
-          <Col span={8}><Form.Item name="deviceIds" label="设备" tooltip="执行对象为所选设备、分组和区域内设备的合集"><DeviceSelect projectId={projectId} deviceType={deviceType} /></Form.Item></Col>
-          <Col span={8}><Form.Item name="groupIds" label="分组"><GroupSelect projectId={projectId} /></Form.Item></Col>
-          <Col span={8}><Form.Item name="areaIds" label="区域"><AreaSelect projectId={projectId} /></Form.Item></Col>
-        </Row>
+      )}
 
-        {kind === 'once' && (
-          <Form.Item name="runAt" label="执行时间" rules={[{ required: true, message: '请选择执行时间' }]}>
-            <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} style={{ width: 220 }} />
-          </Form.Item>
-        )}
-
-        {kind === 'periodic' && (
-          <div data-testid="periodic-rule">
-            <Row gutter={16}>
-              <Col span={10}>
-                <Form.Item name="every" label="周期">
-                  <Radio.Group optionType="button" options={Object.entries(PERIODIC_EVERY).map(([value, label]) => ({ value, label: value === 'cron' ? 'Cron' : label }))} />
-                </Form.Item>
-              </Col>
-              {v?.every !== 'cron' && (
-                <Col span={6}>
-                  <Form.Item name="at" label="时间" rules={[{ required: true, message: '请选择时间' }]}>
-                    <TimePicker format="HH:mm" needConfirm={false} minuteStep={1} allowClear={false} />
-                  </Form.Item>
-                </Col>
-              )}
-              <Col span={8}><Form.Item name="skipHolidays" label="节假日不执行" valuePropName="checked"><Switch /></Form.Item></Col>
-            </Row>
-            {v?.every === 'weekly' && (
-              <Form.Item name="weekdays" label="星期" rules={[{ required: true, message: '请选择星期' }]}>
-                <Checkbox.Group options={Object.entries(WEEKDAY_LABELS).map(([value, label]) => ({ value: Number(value), label }))} />
-              </Form.Item>
-            )}
-            {v?.every === 'monthly' && (
-              <Form.Item name="days" label="日期" rules={[{ required: true, message: '请选择日期' }]} extra="没有该日期的月份（如 4 月 31 日）当月不执行">
-                <Select mode="multiple" style={{ maxWidth: 480 }} options={Array.from({ length: 31 }, (_, i) => ({ value: i + 1, label: `${i + 1}日` }))} />
-              </Form.Item>
-            )}
-            {v?.every === 'cron' && (
-              <Form.Item name="cron" label="Cron 表达式" extra="「分 时 日 月 周」，例如 30 7 * * 1-5 表示每周一至周五 07:30" rules={[{ required: true, message: '请输入 Cron 表达式' }]}>
-                <Input style={{ width: 260 }} maxLength={100} />
-              </Form.Item>
-            )}
-            <Alert type={rule ? 'success' : 'warning'} showIcon style={{ marginBottom: 12 }} data-testid="rule-description"
-              message={rule ? `执行规则：${describeRule(rule)}${v?.skipHolidays ? '（节假日除外）' : ''}` : '规则还不完整或格式不正确'} />
-          </div>
-        )}
-
-        {kind === 'holiday' && (
-          <Row gutter={16}>
+      {kind === 'strategy' && (
+        <div data-testid="strategy-condition" style={{ background: '#fafafa', padding: '12px 12px 0', borderRadius: 6, marginBottom: 12 }}>
+          <Row gutter={12}>
             <Col span={10}>
-              <Form.Item name="holidayType" label="执行日期">
-                <Radio.Group optionType="button" options={[{ value: 'holiday', label: '节假日' }, { value: 'workday', label: '调休上班日' }]} />
+              <Form.Item name="source" label="条件来源">
+                <Radio.Group optionType="button" options={Object.keys(STRATEGY_SOURCES).map((value) => ({ value, label: value === 'device' ? '目标设备自身' : '指定传感器' }))}
+                  onChange={() => form.setFieldValue('fieldCode', undefined)} />
               </Form.Item>
             </Col>
-            <Col span={6}>
-              <Form.Item name="at" label="时间" rules={[{ required: true, message: '请选择时间' }]}>
-                <TimePicker format="HH:mm" needConfirm={false} allowClear={false} />
-              </Form.Item>
-            </Col>
-            <Col span={8}><Typography.Paragraph type="secondary" style={{ marginTop: 30, fontSize: 12 }}>日期取自「系统设置 › 节假日管理」</Typography.Paragraph></Col>
-          </Row>
-        )}
-
-        {kind === 'strategy' && (
-          <div data-testid="strategy-condition" style={{ background: '#fafafa', padding: '12px 12px 0', borderRadius: 6, marginBottom: 12 }}>
-            <Row gutter={12}>
-              <Col span={10}>
-                <Form.Item name="source" label="条件来源">
-                  <Radio.Group optionType="button" options={Object.keys(STRATEGY_SOURCES).map((value) => ({ value, label: value === 'device' ? '目标设备自身' : '指定传感器' }))}
-                    onChange={() => form.setFieldValue('fieldCode', undefined)} />
-                </Form.Item>
-              </Col>
-              {v?.source === 'sensor' && (
-                <Col span={14}>
-                  <Form.Item name="sensorDeviceIds" label="传感器设备（如室外温度）" rules={[{ required: true, message: '请选择传感器设备' }]}>
-                    <DeviceSelect projectId={projectId} placeholder="搜索设备" />
-                  </Form.Item>
-                </Col>
-              )}
-            </Row>
-            <Row gutter={12}>
-              <Col span={7}>
-                <Form.Item name="fieldCode" label="读数" rules={[{ required: true, message: '请选择读数' }]}>
-                  <Select placeholder={conditionType ? '选择读数' : '请先选择设备'} options={conditionFields.map((fd) => ({ value: fd.code, label: `${fd.label}${fd.unit ? `（${fd.unit}）` : ''}` }))} />
-                </Form.Item>
-              </Col>
-              <Col span={5}>
-                <Form.Item name="operator" label="比较">
-                  <Select options={Object.entries(STRATEGY_OPERATORS).map(([value, label]) => ({ value, label }))} />
-                </Form.Item>
-              </Col>
-              <Col span={4}><Form.Item name="threshold" label="阈值" rules={[{ required: true, message: '请输入阈值' }]}><InputNumber style={{ width: '100%' }} /></Form.Item></Col>
-              <Col span={4}><Form.Item name="forMinutes" label="持续（分钟）"><InputNumber min={0} max={1440} style={{ width: '100%' }} /></Form.Item></Col>
-              <Col span={4}>
-                <Form.Item name="cooldownMinutes" label="冷却（分钟）" tooltip="触发后这段时间内不再触发，避免反复开关">
-                  <InputNumber min={1} max={1440} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
-            </Row>
-            <Typography.Paragraph data-testid="strategy-description" style={{ marginBottom: 12 }}>
-              {strategyText(conditionType, v?.fieldCode, v?.operator, v?.threshold, v?.forMinutes, v?.cooldownMinutes, v?.source) || '请完成条件'}
-            </Typography.Paragraph>
-          </div>
-        )}
-
-        {kind === 'memory' && (
-          <Row gutter={16}>
-            <Col span={10}>
-              <Form.Item name="memoryWhen" label="下发时间">
-                <Radio.Group optionType="button" options={[{ value: 'now', label: '保存后立即下发' }, { value: 'at', label: '指定时间' }]} />
-              </Form.Item>
-            </Col>
-            {v?.memoryWhen === 'at' && (
-              <Col span={10}>
-                <Form.Item name="runAt" label="时间" rules={[{ required: true, message: '请选择时间' }]}>
-                  <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: 220 }} />
+            {v?.source === 'sensor' && (
+              <Col span={14}>
+                <Form.Item name="sensorDeviceIds" label="传感器设备（如室外温度）" rules={[{ required: true, message: '请选择传感器设备' }]}>
+                  <DeviceSelect projectId={projectId} placeholder="搜索设备" />
                 </Form.Item>
               </Col>
             )}
           </Row>
-        )}
+          <Row gutter={12}>
+            <Col span={7}>
+              <Form.Item name="fieldCode" label="读数" rules={[{ required: true, message: '请选择读数' }]}>
+                <Select placeholder={conditionType ? '选择读数' : '请先选择设备'} options={conditionFields.map((fd) => ({ value: fd.code, label: `${fd.label}${fd.unit ? `（${fd.unit}）` : ''}` }))} />
+              </Form.Item>
+            </Col>
+            <Col span={5}>
+              <Form.Item name="operator" label="比较">
+                <Select options={Object.entries(STRATEGY_OPERATORS).map(([value, label]) => ({ value, label }))} />
+              </Form.Item>
+            </Col>
+            <Col span={4}><Form.Item name="threshold" label="阈值" rules={[{ required: true, message: '请输入阈值' }]}><InputNumber style={{ width: '100%' }} /></Form.Item></Col>
+            <Col span={4}><Form.Item name="forMinutes" label="持续（分钟）"><InputNumber min={0} max={1440} style={{ width: '100%' }} /></Form.Item></Col>
+            <Col span={4}>
+              <Form.Item name="cooldownMinutes" label="冷却（分钟）" tooltip="触发后这段时间内不再触发，避免反复开关">
+                <InputNumber min={1} max={1440} style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Typography.Paragraph data-testid="strategy-description" style={{ marginBottom: 12 }}>
+            {strategyText(conditionType, v?.fieldCode, v?.operator, v?.threshold, v?.forMinutes, v?.cooldownMinutes, v?.source) || '请完成条件'}
+          </Typography.Paragraph>
+        </div>
+      )}
 
-        {kind !== 'memory' && (
-          <Form.Item label="写入参数" required>
-            {def ? <WritesEditor def={def} fields={programFields(def)} value={writes} onChange={setWrites} /> : <Typography.Text type="secondary">请先选择设备类型</Typography.Text>}
-          </Form.Item>
-        )}
+      {kind === 'memory' && (
         <Row gutter={16}>
-          {kind !== 'strategy' && (
-            <Col span={12}>
-              <Form.Item name="missedPolicy" label="服务停机时错过的执行">
-                <Radio.Group optionType="button" options={Object.entries(MISSED_POLICIES).map(([value, label]) => ({ value, label }))} />
+          <Col span={10}>
+            <Form.Item name="memoryWhen" label="下发时间">
+              <Radio.Group optionType="button" options={[{ value: 'now', label: '保存后立即下发' }, { value: 'at', label: '指定时间' }]} />
+            </Form.Item>
+          </Col>
+          {v?.memoryWhen === 'at' && (
+            <Col span={10}>
+              <Form.Item name="runAt" label="时间" rules={[{ required: true, message: '请选择时间' }]}>
+                <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: 220 }} />
               </Form.Item>
             </Col>
           )}
-          <Col span={12}><Form.Item name="remark" label="备注" rules={[{ max: 200, message: '最多 200 个字符' }]}><Input maxLength={200} placeholder="可选" /></Form.Item></Col>
         </Row>
-      </Form>
-    </AppModal>
+      )}
+
+      {kind !== 'memory' && (
+        <Form.Item label="写入参数" required>
+          {def ? <WritesEditor def={def} fields={programFields(def)} value={writes} onChange={setWrites} /> : <Typography.Text type="secondary">请先选择设备类型</Typography.Text>}
+        </Form.Item>
+      )}
+      <Row gutter={16}>
+        {kind !== 'strategy' && (
+          <Col span={12}>
+            <Form.Item name="missedPolicy" label="服务停机时错过的执行">
+              <Radio.Group optionType="button" options={Object.entries(MISSED_POLICIES).map(([value, label]) => ({ value, label }))} />
+            </Form.Item>
+          </Col>
+        )}
+        <Col span={12}><Form.Item name="remark" label="备注" rules={[{ max: 200, message: '最多 200 个字符' }]}><Input maxLength={200} placeholder="可选" /></Form.Item></Col>
+      </Row>
+    </FormModal>
   );
 }

@@ -1,10 +1,12 @@
 import { useState, type ReactNode } from 'react';
-import { Badge, Button, Empty, Popconfirm, Space, Switch, Typography } from 'antd';
+import { Badge, Button, Popconfirm, Space, Switch, Typography } from 'antd';
 import { PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RUN_STATUS, TASK_KINDS, TASK_KIND_MENUS, type RunStatus, type TaskKind, type TaskRow } from '@kelvin/contracts/automation';
-import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { DataTable, updatedColumn } from '../../../components/data-table';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { toastSuccess } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -46,13 +48,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removeTasks([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => automationApi.removeTasks([id]), { done: '删除成功', refresh });
   const execute = useMutation({
     mutationFn: (t: TaskRow) => automationApi.executeTask(t.id),
     onSuccess: (_r, t) => {
@@ -62,7 +58,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
     },
   });
 
-  if (projectId === null) return <PageContainer title={TASK_KINDS[kind]}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={TASK_KINDS[kind]} />;
   return (
     <PageContainer title={TASK_KINDS[kind]}>
       <Typography.Text type="secondary">{HINTS[kind]}</Typography.Text>
@@ -99,7 +95,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
               </Can>
             ),
           },
-          { title: '修改', key: 'upd', width: 150, render: (_, t) => <span>{t.updatedBy ?? ''} {formatDateTime(t.updatedAt, 'MM-DD HH:mm')}</span> },
+          updatedColumn(),
           {
             title: '操作', key: 'op', width: 270, fixed: 'right', render: (_, t) => (
               <Space size={0} wrap>
@@ -111,11 +107,7 @@ export function TaskPage({ kind, extraColumns, extraActions }: {
                   </Popconfirm>
                 </Can>
                 {extraActions?.(t)}
-                <Can code={`${menu}:btn_del`}>
-                  <Popconfirm title={`确定删除任务「${t.name}」？`} description="执行记录一并删除，已下发的命令不受影响" onConfirm={() => remove.mutate(t.id)}>
-                    <Button type="link" size="small" danger>删除</Button>
-                  </Popconfirm>
-                </Can>
+                <DeleteLink code={`${menu}:btn_del`} title={`确定删除任务「${t.name}」？`} description="执行记录一并删除，已下发的命令不受影响" onConfirm={() => remove.mutate(t.id)} />
               </Space>
             ),
           },

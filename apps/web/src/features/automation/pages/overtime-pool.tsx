@@ -5,13 +5,13 @@ import * as echarts from 'echarts/core';
 import { BarChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OvertimePoolBody, OvertimePoolRow } from '@kelvin/contracts/automation';
 import { DataTable } from '../../../components/data-table';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
-import { toastSuccess } from '../../../lib/feedback';
+import { useChange } from '../../../lib/mutations';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { automationApi, automationKeys } from '../api';
@@ -62,31 +62,21 @@ export default function OvertimePoolPage() {
     queryFn: () => automationApi.programs({ projectId: projectId!, pageNo: 1, pageSize: 200 }),
     enabled: projectId !== null && editing !== null,
   });
-  const save = useMutation({
-    mutationFn: (v: PoolValues) => {
+  const save = useChange(
+    (v: PoolValues) => {
       const body: OvertimePoolBody = { projectId: projectId!, programId: v.programId, areaId: v.areaId[0]!, accountName: v.accountName?.trim() || null, month, approvedHours: v.approvedHours };
       return automationApi.saveOvertime(body, editing !== 'new' && editing ? editing.id : undefined);
     },
-    onSuccess: () => {
-      toastSuccess('保存成功');
-      setEditing(null);
-      void qc.invalidateQueries({ queryKey: automationKeys.overtime(projectId) });
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removeOvertime([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void qc.invalidateQueries({ queryKey: automationKeys.overtime(projectId) });
-    },
-  });
+    { done: '保存成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.overtime(projectId) }), then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => automationApi.removeOvertime([id]), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.overtime(projectId) }) });
   const open = (r: OvertimePoolRow | 'new') => {
     form.resetFields();
     if (r !== 'new') form.setFieldsValue({ programId: r.programId, areaId: [r.areaId], accountName: r.accountName ?? '', approvedHours: r.approvedHours });
     setEditing(r);
   };
 
-  if (projectId === null) return <PageContainer title="超时池"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="超时池" />;
   const rows = chart.data?.rows ?? [];
   return (
     <PageContainer title="超时池" extra={(

@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { Button, Empty, Popconfirm, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ProgramSchemeRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
-import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
-import { toastSuccess } from '../../../lib/feedback';
-import { formatDateTime } from '../../../lib/time';
+import { DataTable, updatedColumn } from '../../../components/data-table';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { Can } from '../../../lib/ui';
 import { PROGRAM_MENU, automationApi, automationKeys } from '../api';
 import { ProgramFormModal, type ProgramTarget } from '../components/program-form';
@@ -27,14 +27,8 @@ export default function ProgramSchemesPage() {
   const projectId = useProjectId();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ProgramTarget | null>(null);
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removeSchemes([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void qc.invalidateQueries({ queryKey: automationKeys.all });
-    },
-  });
-  if (projectId === null) return <PageContainer title="编程方案"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  const remove = useChange((id: number) => automationApi.removeSchemes([id]), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: automationKeys.all }) });
+  if (projectId === null) return <NoProject title="编程方案" />;
   return (
     <PageContainer title="编程方案">
       <Typography.Text type="secondary">编程方案是可重复使用的一周作息模板；「应用到…」用方案新建一个周程序并选择执行对象。</Typography.Text>
@@ -52,17 +46,13 @@ export default function ProgramSchemesPage() {
           { title: '一周概览', key: 'week', width: 320, render: (_, s) => <div style={{ width: 300 }}><SchemeTimeline s={s} compact /></div> },
           { title: '时段', key: 'slots', width: 80, render: (_, s) => s.slots.length },
           { title: '备注', dataIndex: 'remark', width: 180 },
-          { title: '修改', key: 'upd', width: 150, render: (_, s) => <span>{s.updatedBy ?? ''} {formatDateTime(s.updatedAt, 'MM-DD HH:mm')}</span> },
+          updatedColumn(),
           {
             title: '操作', key: 'op', width: 200, fixed: 'right', render: (_, s) => (
               <Space size={0}>
                 <Can code="programscheme:btn_edit"><Button type="link" size="small" onClick={() => setEditing({ kind: 'scheme', row: s })}>编辑</Button></Can>
                 <Can code={`${PROGRAM_MENU}:btn_add`}><Button type="link" size="small" onClick={() => setEditing({ kind: 'program', row: null, from: s })}>应用到…</Button></Can>
-                <Can code="programscheme:btn_del">
-                  <Popconfirm title={`确定删除方案「${s.name}」？`} description="由它新建的周程序不受影响" onConfirm={() => remove.mutate(s.id)}>
-                    <Button type="link" size="small" danger>删除</Button>
-                  </Popconfirm>
-                </Can>
+                <DeleteLink code="programscheme:btn_del" title={`确定删除方案「${s.name}」？`} description="由它新建的周程序不受影响" onConfirm={() => remove.mutate(s.id)} />
               </Space>
             ),
           },

@@ -6,7 +6,7 @@ import { DEVICE_TYPE_BY_CODE, fieldDisplay } from '@kelvin/contracts/device-regi
 import type { DeviceRow } from '@kelvin/contracts/device';
 import { formatTime } from '@kelvin/contracts/device-registry';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceTypes, useLiveDevices } from '../../devices';
 import { automationApi, automationKeys } from '../api';
@@ -56,7 +56,7 @@ export default function ThermostatsPage() {
   const type = chosen && thermostatTypes.some((t) => t.code === chosen) ? chosen : thermostatTypes[0]?.code ?? null;
   const def = type ? DEVICE_TYPE_BY_CODE.get(type) : undefined;
 
-  if (projectId === null) return <PageContainer title="温控器管理"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="温控器管理" />;
   const fields = def ? SHOWN.map((c) => def.fields.find((f) => f.code === c)).filter((f) => !!f) : [];
   return (
     <PageContainer title="温控器管理" extra={<Link to="/businessSys/thermostatprogram">温控器编程 →</Link>}>

@@ -5,8 +5,10 @@ import { useLocation } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WeekProgramBody, WeekProgramRow } from '@kelvin/contracts/automation';
 import { DEVICE_TYPE_BY_CODE } from '@kelvin/contracts/device-registry';
-import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { DataTable, updatedColumn } from '../../../components/data-table';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { toastSuccess } from '../../../lib/feedback';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -95,13 +97,7 @@ export default function WeekProgramsPage() {
       void refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => automationApi.removePrograms([id]),
-    onSuccess: () => {
-      toastSuccess('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => automationApi.removePrograms([id]), { done: '删除成功', refresh });
   const execute = useMutation({
     mutationFn: (p: WeekProgramRow) => automationApi.executeProgram(p.id),
     onSuccess: (_r, p) => {
@@ -110,7 +106,7 @@ export default function WeekProgramsPage() {
     },
   });
 
-  if (projectId === null) return <PageContainer title={title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={title} />;
   const list = (
     <DataTable<WeekProgramRow>
       queryKey={automationKeys.programs(projectId)}
@@ -140,7 +136,7 @@ export default function WeekProgramsPage() {
             </Can>
           ),
         },
-        { title: '修改', key: 'upd', width: 150, render: (_, p) => <span>{p.updatedBy ?? ''} {formatDateTime(p.updatedAt, 'MM-DD HH:mm')}</span> },
+        updatedColumn(),
         {
           title: '操作', key: 'op', width: 250, fixed: 'right', render: (_, p) => (
             <Space size={0} wrap>
@@ -151,11 +147,7 @@ export default function WeekProgramsPage() {
                 </Popconfirm>
               </Can>
               <Button type="link" size="small" onClick={() => setHistory(p)}>执行记录</Button>
-              <Can code={`${menu}:btn_del`}>
-                <Popconfirm title={`确定删除周程序「${p.name}」？`} description="设备保持当前状态，不再按此程序执行" onConfirm={() => remove.mutate(p.id)}>
-                  <Button type="link" size="small" danger>删除</Button>
-                </Popconfirm>
-              </Can>
+              <DeleteLink code={`${menu}:btn_del`} title={`确定删除周程序「${p.name}」？`} description="设备保持当前状态，不再按此程序执行" onConfirm={() => remove.mutate(p.id)} />
             </Space>
           ),
         },

@@ -3,7 +3,7 @@ import { Alert, App, Card, Empty, Form, Input, Spin, Tag, Typography, type FormI
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { billingSchemeName, type TariffBody, type TariffDoc, type TariffVersionDto } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton, useCan } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
@@ -60,7 +60,7 @@ export interface TariffSectionProps {
  */
 export function TariffSectionPage(props: TariffSectionProps) {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title={props.title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={props.title} />;
   return (
     <PageContainer title={props.title}>
       {props.intro && <Typography.Text type="secondary">{props.intro}</Typography.Text>}

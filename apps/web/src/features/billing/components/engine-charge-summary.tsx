@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Card, DatePicker, Empty, Form, Input, Segmented, Select, Space, Statistic, Typography } from 'antd';
-import { DownloadOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import type { ChargeSummaryRow } from '@kelvin/contracts';
 import { AppDrawer } from '../../../components/app-drawer';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, QueryButtons } from '../../../components/data-table';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
@@ -85,12 +85,7 @@ export function ChargeSummaryTab({ projectId }: { projectId: number }) {
           <Form.Item label="关键字">
             <Input allowClear placeholder="设备编号、名称或户名" value={keyword} onChange={(e) => setKeyword(e.target.value)} maxLength={40} style={{ width: 200 }} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>重置</Button>
-            </Space>
-          </Form.Item>
+          <QueryButtons onReset={reset} />
         </Form>
       </Card>
       <div style={{ display: 'grid', gridTemplateColumns: 'minmax(220px, 1fr) 3fr', gap: 12 }}>

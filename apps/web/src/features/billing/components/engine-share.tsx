@@ -1,13 +1,16 @@
 import type { ReactNode } from 'react';
-import { Alert, Card, Collapse, Empty, Space, Typography } from 'antd';
+import { Alert, Card, Collapse, Empty, Space, Typography, type TableProps } from 'antd';
 import { CheckCircleFilled } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { BILLING_METHODS, billingSchemeName, schemeOf, SHARE_METHODS, type BillLineRow, type BillingMethod, type BillingRunRow } from '@kelvin/contracts';
 import { formatFen } from '../../accounts';
-import { billingKeys, engineApi, type MoneyPage } from '../api';
+import { DataTable } from '../../../components/data-table';
+import { PageContainer } from '../../../components/page';
+import { billingKeys, ENGINE_EXPORTS, engineApi, type MoneyPage } from '../api';
 import type { AmountItem } from './engine-charts';
-import { formatQuantity } from './engine-lines';
-import { GapsTable } from './engine-runs';
+import { formatQuantity, periodText } from './engine-lines';
+import { useRunPicker } from './engine-run-picker';
+import { GapsTable, NoRuns } from './engine-runs';
 
 /** lines drawn in a chart (more accounts than this are summed as 其他) */
 const CHART_LINES = 200;
@@ -88,3 +91,59 @@ const SHARE_RULES: Partial<Record<BillingMethod, string>> = {
 export const shareRule = (scheme: number) => SHARE_RULES[schemeOf(scheme)?.method ?? 'shareTime'] ?? '';
 
 export const areaText = (l: BillLineRow) => (l.basis ? `${formatQuantity(l.basis.area)} m²` : '—');
+
+/**
+ * A share screen (AG2410 计费数据, 设备费用分摊): the run picker; no run yet, or a run whose scheme is not this share;
+ * else the run's rule, its gaps, the chart of the largest shares and the lines with their totals.
+ */
+export function ShareRunPage({ title, projectId, method, only, rule = '', chartTitle, slices, itemNote, chart, linesKey, exportCode, columns, footer }: {
+  title: string;
+  projectId: number;
+  /** the lines' method filter ('share': every share method) */
+  method: string;
+  /** the one method the screen reports (otherwise any share scheme) */
+  only?: BillingMethod;
+  /** said after the scheme's rule */
+  rule?: string;
+  chartTitle: string;
+  slices: number;
+  itemNote: (l: BillLineRow) => string;
+  chart: (items: AmountItem[]) => ReactNode;
+  /** the lines table's own query key segment */
+  linesKey: string;
+  exportCode: string;
+  columns: (run: BillingRunRow) => TableProps<BillLineRow>['columns'];
+  footer?: ReactNode;
+}) {
+  const { run, picker, loading } = useRunPicker(projectId);
+  const lines = useShareLines(run, method);
+  const items = shareItems(lines.data, slices, itemNote);
+  return (
+    <PageContainer title={title} extra={picker}>
+      {!run ? (loading ? <Empty description="加载中…" /> : <NoRuns />) : (
+        <NotShareScheme run={run} only={only}>
+          <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+            <Typography.Text type="secondary">
+              批次 #{run.runId}，{periodText(run.periodFrom, run.periodUntil)}，{billingSchemeName(run.scheme)}：{shareRule(run.scheme)}{rule}。
+            </Typography.Text>
+            <RunGapsPanel run={run} />
+            <ChartCard title={chartTitle} loading={lines.isLoading} empty={!items.length}>
+              {chart(items)}
+            </ChartCard>
+            <DataTable<BillLineRow, MoneyPage<BillLineRow>>
+              queryKey={[...billingKeys.lines(projectId), linesKey, run.runId]}
+              fetchPage={engineApi.lines}
+              params={{ projectId, runId: run.runId, method }}
+              rowKey="id"
+              summary={(d) => <ShareTotals run={run} shareFen={d?.totalFen} />}
+              exportUrl={ENGINE_EXPORTS.lines}
+              exportCode={exportCode}
+              columns={columns(run)}
+            />
+            {footer}
+          </Space>
+        </NotShareScheme>
+      )}
+    </PageContainer>
+  );
+}

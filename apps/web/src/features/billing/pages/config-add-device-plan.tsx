@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Card, DatePicker, Empty, Form, Select } from 'antd';
+import { App, Button, Card, DatePicker, Form, Select } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { METERING_METHOD_TYPES, type DeviceRow } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { parseProjectId } from '../../../stores/project';
 import { dayjs } from '../../../lib/time';
 import { Can, PreventClickButton } from '../../../lib/ui';
@@ -20,7 +20,7 @@ type Values = { projectPlanId: number; effectiveAt: Dayjs };
  */
 export default function AddDevicePlanPage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="添加设备方案"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="添加设备方案" />;
   return <AddDevicePlan key={projectId} projectId={projectId} />;
 }
 

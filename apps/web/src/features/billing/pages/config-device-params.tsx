@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Empty, Form, Radio, Space, Typography } from 'antd';
+import { App, Button, Form, Radio, Space, Typography } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { useLocation } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { DEVICE_TYPE_BY_CODE, deviceParamBody, type DeviceParamRow } from '@kelv
 import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
 import { FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -46,7 +46,7 @@ export default function DeviceParamsPage() {
   const code = pathname.split('/').filter(Boolean).find((s) => s in SCREENS) ?? 'device20030para';
   const screen = SCREENS[code]!;
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title={screen.title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={screen.title} />;
   return (
     <PageContainer title={screen.title}>
       <Typography.Text type="secondary">{screen.intro}</Typography.Text>

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DEVICE_RELATION_ROLES, DEVICE_TYPE_BY_CODE, type DeviceRelationRole, type DeviceRelationRow, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { DevicePicker } from '../../device-management';
 import { billingConfigApi, billingKeys } from '../api';
@@ -38,7 +38,7 @@ export default function DeviceRelationPage() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="设备关联"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备关联" />;
   const noTeams = teams.isSuccess && !teams.data.rows.length;
   return (
     <PageContainer title="设备关联">

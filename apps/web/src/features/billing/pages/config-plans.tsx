@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Button, DatePicker, Empty, Form, Input, Select, Space, Typography } from 'antd';
+import { App, Button, DatePicker, Form, Input, Select, Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useNavigate } from 'react-router';
@@ -8,9 +8,10 @@ import {
   DEVICE_TYPE_BY_CODE, METERING_METHOD_TYPES, projectPlanBody, type DevicePlanRow, type MeteringMethodType, type ProjectPlanRow,
 } from '@kelvin/contracts';
 import { AppDrawer } from '../../../components/app-drawer';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { dayjs, formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
@@ -30,7 +31,6 @@ export const addDevicePlanPath = (planId?: number) => `/device/addDevicePlan_n${
  */
 export default function PlansPage() {
   const projectId = useProjectId();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [editing, setEditing] = useState<ProjectPlanRow | 'new' | null>(null);
@@ -44,26 +44,16 @@ export default function PlansPage() {
       ? { meteringMethodType: 'timeEquivalent', effectiveAt: dayjs() }
       : { planName: editing.name, meteringMethodType: editing.meteringMethodType, price: editing.price, effectiveAt: dayjs(editing.effectiveFrom), remark: editing.remark });
   }, [editing, form]);
-  const save = useMutation({
-    mutationFn: (v: PlanValues) => {
+  const save = useChange(
+    (v: PlanValues) => {
       const body = { projectId: projectId!, name: v.planName.trim(), meteringMethodType: v.meteringMethodType, price: v.price.trim(), effectiveFrom: v.effectiveAt.valueOf(), remark: v.remark?.trim() ?? '' };
       return editing === 'new' ? billingConfigApi.createProjectPlan(body) : billingConfigApi.updateProjectPlan((editing as ProjectPlanRow).projectPlanId, body);
     },
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => billingConfigApi.removeProjectPlans([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => billingConfigApi.removeProjectPlans([id]), { done: '删除成功', refresh });
 
-  if (projectId === null) return <PageContainer title="计费方案设置"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="计费方案设置" />;
   return (
     <PageContainer title="计费方案设置">
       <Typography.Text type="secondary">计费方案规定设备的计量方式和单价；设备加入方案后，从其生效时间起按该方案计费。</Typography.Text>
@@ -86,7 +76,7 @@ export default function PlansPage() {
           { title: '生效时间', dataIndex: 'effectiveFrom', width: 150, render: (v: number) => formatDateTime(v, 'YYYY-MM-DD HH:mm') },
           { title: '设备数', dataIndex: 'devices', width: 80, align: 'right' },
           { title: '备注', dataIndex: 'remark', width: 130, render: (v: string) => v || '—' },
-          { title: '修改', key: 'upd', width: 150, render: (_, r) => `${r.updatedBy ?? ''} ${formatDateTime(r.updatedAt, 'MM-DD HH:mm')}` },
+          updatedColumn(),
           {
             title: '操作', key: 'op', width: 160, fixed: 'right', render: (_, r) => (
               <Space size={0}>

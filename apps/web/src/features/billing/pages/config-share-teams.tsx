@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Typography } from 'antd';
+import { App, Button, Empty, Form, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { PlusOutlined, TeamOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { shareTeamBody, type ShareMemberRow, type ShareTeamRow } from '@kelvin/contracts';
 import { AppDrawer } from '../../../components/app-drawer';
-import { DataTable } from '../../../components/data-table';
+import { DataTable, updatedColumn } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
-import { formatDateTime } from '../../../lib/time';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { AccountSelect, parseYuan } from '../../accounts';
 import { billingConfigApi, billingKeys } from '../api';
@@ -35,7 +35,6 @@ async function allMembers(shareTeamId: number): Promise<ShareMemberRow[]> {
  */
 export default function ShareTeamsPage() {
   const projectId = useProjectId();
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<ShareTeamRow | 'new' | null>(null);
   const [members, setMembers] = useState<ShareTeamRow | null>(null);
@@ -46,26 +45,16 @@ export default function ShareTeamsPage() {
     form.resetFields();
     if (editing !== 'new') form.setFieldsValue({ teamName: editing.name, remark: editing.remark });
   }, [editing, form]);
-  const save = useMutation({
-    mutationFn: (v: TeamValues) => {
+  const save = useChange(
+    (v: TeamValues) => {
       const body = { projectId: projectId!, name: v.teamName.trim(), remark: v.remark?.trim() ?? '' };
       return editing === 'new' ? billingConfigApi.createShareTeam(body) : billingConfigApi.updateShareTeam((editing as ShareTeamRow).shareTeamId, body);
     },
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => billingConfigApi.removeShareTeams([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
+  const remove = useChange((id: number) => billingConfigApi.removeShareTeams([id]), { done: '删除成功', refresh });
 
-  if (projectId === null) return <PageContainer title="分摊组"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="分摊组" />;
   return (
     <PageContainer title="分摊组">
       <Typography.Text type="secondary">
@@ -84,7 +73,7 @@ export default function ShareTeamsPage() {
           { title: '总表', dataIndex: 'totalDevices', width: 80, align: 'right' },
           { title: '公共区域表', dataIndex: 'publicDevices', width: 100, align: 'right' },
           { title: '备注', dataIndex: 'remark', width: 180, render: (v: string) => v || '—' },
-          { title: '修改', key: 'upd', width: 170, render: (_, r) => `${r.updatedBy ?? ''} ${formatDateTime(r.updatedAt, 'MM-DD HH:mm')}` },
+          updatedColumn(170),
           {
             title: '操作', key: 'op', width: 180, fixed: 'right', render: (_, r) => (
               <Space size={0}>
@@ -166,11 +155,7 @@ function MembersDrawer({ projectId, team, onClose }: { projectId: number; team: 
                       <Select size="small" style={{ width: 150 }} placeholder="移到其他分摊组" value={null} disabled={!others.length}
                         options={others.map((t) => ({ value: t.shareTeamId, label: t.name }))} onChange={(to: number) => move.mutate({ id: m.id, to })} />
                     </Can>
-                    <Can code="groupexpsshare:btn_del">
-                      <Popconfirm title={`将「${m.accountName}」移出本分摊组？`} onConfirm={() => remove.mutate(m.id)}>
-                        <Button type="link" size="small" danger>移除</Button>
-                      </Popconfirm>
-                    </Can>
+                    <DeleteLink code="groupexpsshare:btn_del" label="移除" title={`将「${m.accountName}」移出本分摊组？`} onConfirm={() => remove.mutate(m.id)} />
                   </Space>
                 ),
               },

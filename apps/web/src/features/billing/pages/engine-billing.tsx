@@ -1,5 +1,5 @@
-import { Empty, Tabs } from 'antd';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { Tabs } from 'antd';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { ChargeSummaryTab } from '../components/engine-charge-summary';
 import { RunsTab } from '../components/engine-runs';
 import { SupplyTab } from '../components/engine-supply';
@@ -10,7 +10,7 @@ import { SupplyTab } from '../components/engine-supply';
  */
 export default function EquipmentBillingPage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="设备计费"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备计费" />;
   return (
     <PageContainer title="设备计费">
       <Tabs destroyOnHidden items={[

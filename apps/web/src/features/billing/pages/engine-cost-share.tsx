@@ -1,13 +1,10 @@
-import { Empty, Space, Tag, Typography, type TableProps } from 'antd';
-import { billingSchemeName, schemeOf, type BillingMethod, type BillLineRow } from '@kelvin/contracts';
-import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { Tag, Typography, type TableProps } from 'antd';
+import { schemeOf, type BillingMethod, type BillLineRow } from '@kelvin/contracts';
+import { NoProject, useProjectId } from '../../../components/page';
 import { formatFen } from '../../accounts';
-import { billingKeys, ENGINE_EXPORTS, engineApi, type MoneyPage } from '../api';
 import { SharePieChart } from '../components/engine-charts';
-import { formatQuantity, LineReadings, lineMethodLabel, periodText } from '../components/engine-lines';
-import { useRunPicker } from '../components/engine-run-picker';
-import { areaText, ChartCard, NotShareScheme, RunGapsPanel, shareItems, ShareTotals, shareRule, useShareLines } from '../components/engine-share';
+import { formatQuantity, LineReadings, lineMethodLabel } from '../components/engine-lines';
+import { areaText, ShareRunPage } from '../components/engine-share';
 
 /** the line filter the server reads as "every share method" */
 const SHARE = 'share';
@@ -18,7 +15,7 @@ const SHARE = 'share';
  */
 export default function CostSharePage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="设备费用分摊"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备费用分摊" />;
   return <CostShare projectId={projectId} />;
 }
 
@@ -43,37 +40,20 @@ function columnsFor(method: BillingMethod | undefined): TableProps<BillLineRow>[
 }
 
 function CostShare({ projectId }: { projectId: number }) {
-  const { run, picker, loading } = useRunPicker(projectId);
-  const chart = useShareLines(run, SHARE);
-  const items = shareItems(chart.data, 10, (l) => `当量 ${formatQuantity(l.basis?.equivalent ?? l.quantity, l.unit)}，面积 ${areaText(l)}`);
   return (
-    <PageContainer title="设备费用分摊" extra={picker}>
-      {!run ? (
-        <Empty description={loading ? '加载中…' : '本项目还没有计费批次：在「设备计费 › 计费批次」中点「立即计费」'} />
-      ) : (
-        <NotShareScheme run={run}>
-          <Space orientation="vertical" size={12} style={{ width: '100%' }}>
-            <Typography.Text type="secondary">
-              批次 #{run.runId}，{periodText(run.periodFrom, run.periodUntil)}，{billingSchemeName(run.scheme)}：{shareRule(run.scheme)}；各户金额合计等于总费用（按最大余数法分到分）。
-            </Typography.Text>
-            <RunGapsPanel run={run} />
-            <ChartCard title="各户分摊金额占比" loading={chart.isLoading} empty={!items.length}>
-              <SharePieChart items={items} testId="cost-share-pie" />
-            </ChartCard>
-            <DataTable<BillLineRow, MoneyPage<BillLineRow>>
-              queryKey={[...billingKeys.lines(projectId), 'share', run.runId]}
-              fetchPage={engineApi.lines}
-              params={{ projectId, runId: run.runId, method: SHARE }}
-              rowKey="id"
-              summary={(d) => <ShareTotals run={run} shareFen={d?.totalFen} />}
-              exportUrl={ENGINE_EXPORTS.lines}
-              exportCode="equipmentCostShare_n:export"
-              columns={columnsFor(schemeOf(run.scheme)?.method)}
-            />
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>当量、面积为计费时各户的数值：此后的房间或分摊组变动不改变已计费的分摊。</Typography.Text>
-          </Space>
-        </NotShareScheme>
-      )}
-    </PageContainer>
+    <ShareRunPage
+      title="设备费用分摊"
+      projectId={projectId}
+      method={SHARE}
+      rule="；各户金额合计等于总费用（按最大余数法分到分）"
+      chartTitle="各户分摊金额占比"
+      slices={10}
+      itemNote={(l) => `当量 ${formatQuantity(l.basis?.equivalent ?? l.quantity, l.unit)}，面积 ${areaText(l)}`}
+      chart={(items) => <SharePieChart items={items} testId="cost-share-pie" />}
+      linesKey="share"
+      exportCode="equipmentCostShare_n:export"
+      columns={(run) => columnsFor(schemeOf(run.scheme)?.method)}
+      footer={<Typography.Text type="secondary" style={{ fontSize: 12 }}>当量、面积为计费时各户的数值：此后的房间或分摊组变动不改变已计费的分摊。</Typography.Text>}
+    />
   );
 }

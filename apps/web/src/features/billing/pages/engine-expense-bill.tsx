@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { App, Button, Empty, Space } from 'antd';
+import { App, Button, Space } from 'antd';
 import { FileDoneOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { BILL_PAY_METHODS, BILL_STATUS, type BillStatus, type ExpenseBillRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { Can, useCan } from '../../../lib/ui';
 import { accountKeys, formatFen } from '../../accounts';
@@ -25,7 +25,7 @@ export default function ExpenseBillPage() {
   const [paying, setPaying] = useState<ExpenseBillRow | null>(null);
   const [viewing, setViewing] = useState<ExpenseBillRow | null>(null);
   const canPay = useCan('expensebill:btn_edit');
-  if (projectId === null) return <PageContainer title="费用账单"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="费用账单" />;
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: billingKeys.engine });
     void qc.invalidateQueries({ queryKey: accountKeys.all });

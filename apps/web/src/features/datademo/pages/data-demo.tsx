@@ -8,7 +8,7 @@ import { DataZoomComponent, GridComponent, TooltipComponent } from 'echarts/comp
 import { CanvasRenderer } from 'echarts/renderers';
 import { DATADEMO_MAX_RANGE_MS, datademoResolution, periodRange, type DatademoSeries } from '@kelvin/contracts/reports';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
 import { formatDateTime } from '../../../lib/time';
 import { datademoApi, datademoKeys } from '../api';
@@ -95,7 +95,7 @@ export default function DataDemo() {
     return all.map((d) => ({ value: d.id, label: `${d.deviceName}（${d.deviceCode}）`, title: `${d.typeName} · ${d.location || '项目'}` }));
   }, [devices.data, device]);
 
-  if (projectId === null) return <PageContainer title="数据示例"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="数据示例" />;
   return (
     <PageContainer title="数据示例">
       <Card size="small" variant="borderless">

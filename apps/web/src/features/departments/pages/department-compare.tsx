@@ -8,7 +8,7 @@ import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/compon
 import { CanvasRenderer } from 'echarts/renderers';
 import { DEPARTMENT_COUNTERS, type DepartmentCompareItem, type DepartmentCompareResult, type DepartmentCounter } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
 import { dayjs } from '../../../lib/time';
 import { departmentApi, departmentKeys } from '../api';
@@ -44,7 +44,7 @@ export default function DepartmentComparePage() {
   const tree = useQuery({ queryKey: departmentKeys.tree(projectId), queryFn: () => departmentApi.tree(projectId!), enabled: projectId !== null });
   const grain = Form.useWatch('grain', form) ?? 'day';
   const initial = useMemo(() => ({ departmentIds: [], grain: 'day' as const, month: dayjs().startOf('month'), year: dayjs().startOf('year'), counter: 'f70' as const }), []);
-  if (projectId === null) return <PageContainer title="部门能耗对比"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="部门能耗对比" />;
   const run = (v: Values) => setApplied({
     departmentIds: v.departmentIds.join(','), grain: v.grain, counter: v.counter,
     ...(v.grain === 'day' ? { month: v.month.format('YYYY-MM') } : { year: v.year.year() }),

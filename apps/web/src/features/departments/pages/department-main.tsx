@@ -9,8 +9,9 @@ import { CanvasRenderer } from 'echarts/renderers';
 import { ASSIGNMENT_KIND, BUDGET_STATE, DEPARTMENT_COUNTERS, type AssignmentDto, type BudgetState, type DepartmentCounter, type DepartmentDto } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
+import { useChange } from '../../../lib/mutations';
 import { Can, useCan } from '../../../lib/ui';
 import { departmentApi, departmentKeys } from '../api';
 import { AssignDialog, DatesDialog, DepartmentDialog, MoveDialog, flatten } from '../components/dialogs';
@@ -56,13 +57,10 @@ export default function DepartmentMainPage() {
   const all = useMemo(() => flatten(tree.data ?? []), [tree.data]);
   const current = all.find((d) => d.id === selected) ?? null;
   const refresh = () => qc.invalidateQueries({ queryKey: departmentKeys.all });
-  const remove = useMutation({
-    mutationFn: (id: number) => departmentApi.remove(id),
-    onSuccess: () => { message.success('删除成功'); setSelected(null); void refresh(); },
-  });
+  const remove = useChange((id: number) => departmentApi.remove(id), { done: '删除成功', refresh, then: () => setSelected(null) });
   const unassign = useMutation({ mutationFn: (id: number) => departmentApi.unassign(id), onSuccess: () => { message.success('已删除分配记录'); void refresh(); } });
   const budgetOf = useMemo(() => new Map((overview.data?.budgets ?? []).map((b) => [b.departmentId, b])), [overview.data]);
-  if (projectId === null) return <PageContainer title="部门能耗总览"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="部门能耗总览" />;
   const o = overview.data;
   const unit = DEPARTMENT_COUNTERS[counter].unit;
   const warnings = (o?.budgets ?? []).filter((b) => b.state !== 'ok');

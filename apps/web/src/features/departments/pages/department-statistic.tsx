@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Empty, Table, Typography } from 'antd';
+import { Table, Typography } from 'antd';
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { DepartmentEnergyPage, DepartmentEnergyRow } from '@kelvin/contracts';
 import { DataTable, type ListParams } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
 import { departmentApi, departmentKeys } from '../api';
 import { fmt } from '../components/format';
@@ -53,7 +53,7 @@ export default function DepartmentStatisticPage() {
     { title: `人均（${unit}/人）`, key: 'perPerson', width: 120, align: 'right' as const, render: (_: unknown, r: DepartmentEnergyRow) => fmt(r.perPerson) },
     { title: `单位面积（${unit}/m²）`, key: 'perArea', width: 140, align: 'right' as const, render: (_: unknown, r: DepartmentEnergyRow) => fmt(r.perArea) },
   ], [buckets, unit]);
-  if (projectId === null) return <PageContainer title="部门能耗统计"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="部门能耗统计" />;
   const fetchPage = async (p: ListParams) => {
     const page = await departmentApi.energy(p);
     setBuckets(page.buckets);

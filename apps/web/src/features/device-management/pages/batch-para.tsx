@@ -5,7 +5,7 @@ import {
   BATCH_RESULT_LABELS, COMMAND_STATUS_LABELS, DEVICE_TYPE_BY_CODE, advancesCommand, fieldDisplay,
   type BatchParaAnswer, type BatchParaResult, type CommandStatus, type DeviceRow, type FieldValue, type LiveCommandEvent,
 } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { PreventClickButton } from '../../../lib/ui';
 import { FieldInput, checkFieldValue } from '../../../components/field-input';
 import { commandEvents, deviceApi, useDeviceTypes, useLiveDevices } from '../../devices';
@@ -98,7 +98,7 @@ export default function BatchPara() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="批量参数设置"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="批量参数设置" />;
   const chooseType = (t?: string) => {
     setDeviceType(t);
     setFieldCode(undefined);

@@ -5,7 +5,7 @@ import { DEVICE_TYPES, type AreaTreeNode, type BindRecord, type DeviceBindRow } 
 import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
 import { FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { useAppModal, useCan } from '../../../lib/ui';
 import { deviceKeys } from '../../devices';
@@ -86,7 +86,7 @@ export default function DeviceBindManagerPage() {
       void refresh();
     },
   });
-  if (projectId === null) return <PageContainer title="设备绑定管理"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备绑定管理" />;
   return (
     <PageContainer title="设备绑定管理">
       <DataTable<DeviceBindRow>

@@ -1,14 +1,16 @@
 import { useState } from 'react';
-import { App, Badge, Button, DatePicker, Empty, Form, Input, InputNumber, Popconfirm, Progress, Select, Space, Tag, Tooltip } from 'antd';
+import { App, Badge, Button, DatePicker, Empty, Form, Input, InputNumber, Progress, Select, Space, Tag, Tooltip } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CARRIERS, deviceCardBody, type Device4gRow, type DeviceCard } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink, FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
-import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { Can } from '../../../lib/ui';
 import { dmApi, dmKeys } from '../api';
 
 const c = deviceCardBody.shape;
@@ -52,20 +54,16 @@ export default function DeviceCardInfo() {
     enabled: projectId !== null && editing !== null && !editing.device,
   });
 
-  const save = useMutation({
-    mutationFn: (v: FormValues) => dmApi.saveCard({
+  const save = useChange(
+    (v: FormValues) => dmApi.saveCard({
       deviceCode: v.deviceCode, iccid: v.iccid.trim(), carrier: v.carrier as (typeof CARRIERS)[number],
       activatedAt: v.activatedAt ? v.activatedAt.startOf('day').valueOf() : null,
       packageEnd: v.packageEnd ? v.packageEnd.endOf('day').valueOf() : null,
       dataLimitMb: v.dataLimitMb ?? null,
       dataUsedMb: v.dataUsedMb ?? null,
     }),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
   const unbind = useMutation({
     mutationFn: (code: string) => dmApi.removeCard(code),
     onSuccess: () => {
@@ -74,7 +72,7 @@ export default function DeviceCardInfo() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="物联网卡信息"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="物联网卡信息" />;
   const open = (device?: Device4gRow) => {
     form.resetFields();
     if (device) {
@@ -120,11 +118,7 @@ export default function DeviceCardInfo() {
               <Space size={2}>
                 <Can code="deviceCardInfoList:btn_edit"><Button type="link" size="small" onClick={() => open(d)}>{d.card ? '编辑' : '登记'}</Button></Can>
                 {d.card && (
-                  <Can code="deviceCardInfoList:btn_del">
-                    <Popconfirm title={`确定解绑「${d.deviceName}」的物联网卡？`} description={`ICCID ${d.card.iccid}`} onConfirm={() => unbind.mutate(d.deviceCode)}>
-                      <Button type="link" size="small" danger>解绑</Button>
-                    </Popconfirm>
-                  </Can>
+                  <DeleteLink code="deviceCardInfoList:btn_del" label="解绑" title={`确定解绑「${d.deviceName}」的物联网卡？`} description={`ICCID ${d.card.iccid}`} onConfirm={() => unbind.mutate(d.deviceCode)} />
                 )}
               </Space>
             ),
@@ -132,28 +126,24 @@ export default function DeviceCardInfo() {
         ]}
       />
 
-      <AppModal title={editing?.device ? `物联网卡：${editing.device.deviceName}` : '登记物联网卡'} open={editing !== null} onCancel={() => setEditing(null)} footer={[
-        <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
-      ]}>
-        <Form form={form} layout="vertical" name="cardForm">
-          <Form.Item name="deviceCode" label="设备" required rules={[zodRule(c.deviceCode)]}>
-            <Select disabled={!!editing?.device} showSearch={{ optionFilterProp: 'label' }} loading={bare.isLoading} placeholder="选择未登记物联网卡的 4G 设备"
-              options={(editing?.device ? [editing.device] : bare.data?.rows ?? []).map((d) => ({ value: d.deviceCode, label: `${d.deviceName}（${d.deviceCode}）` }))}
-              notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="项目中没有未登记物联网卡的 4G 设备" />} />
-          </Form.Item>
-          <Form.Item name="iccid" label="ICCID" required rules={[zodRule(c.iccid)]}><Input maxLength={20} placeholder="19～20 位，卡面上的编号" /></Form.Item>
-          <Form.Item name="carrier" label="运营商" required rules={[zodRule(c.carrier)]}><Select options={CARRIERS.map((x) => ({ value: x, label: x }))} /></Form.Item>
-          <Space size="large">
-            <Form.Item name="activatedAt" label="激活日期"><DatePicker /></Form.Item>
-            <Form.Item name="packageEnd" label="套餐到期"><DatePicker /></Form.Item>
-          </Space>
-          <Space size="large">
-            <Form.Item name="dataLimitMb" label="套餐流量（MB）" rules={[zodRule(c.dataLimitMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
-            <Form.Item name="dataUsedMb" label="已用流量（MB）" rules={[zodRule(c.dataUsedMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
-          </Space>
-        </Form>
-      </AppModal>
+      <FormModal title={editing?.device ? `物联网卡：${editing.device.deviceName}` : '登记物联网卡'} open={editing !== null} onClose={() => setEditing(null)}
+        form={form} name="cardForm" saving={save.isPending} onSave={(v) => save.mutate(v)}>
+        <Form.Item name="deviceCode" label="设备" required rules={[zodRule(c.deviceCode)]}>
+          <Select disabled={!!editing?.device} showSearch={{ optionFilterProp: 'label' }} loading={bare.isLoading} placeholder="选择未登记物联网卡的 4G 设备"
+            options={(editing?.device ? [editing.device] : bare.data?.rows ?? []).map((d) => ({ value: d.deviceCode, label: `${d.deviceName}（${d.deviceCode}）` }))}
+            notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="项目中没有未登记物联网卡的 4G 设备" />} />
+        </Form.Item>
+        <Form.Item name="iccid" label="ICCID" required rules={[zodRule(c.iccid)]}><Input maxLength={20} placeholder="19～20 位，卡面上的编号" /></Form.Item>
+        <Form.Item name="carrier" label="运营商" required rules={[zodRule(c.carrier)]}><Select options={CARRIERS.map((x) => ({ value: x, label: x }))} /></Form.Item>
+        <Space size="large">
+          <Form.Item name="activatedAt" label="激活日期"><DatePicker /></Form.Item>
+          <Form.Item name="packageEnd" label="套餐到期"><DatePicker /></Form.Item>
+        </Space>
+        <Space size="large">
+          <Form.Item name="dataLimitMb" label="套餐流量（MB）" rules={[zodRule(c.dataLimitMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
+          <Form.Item name="dataUsedMb" label="已用流量（MB）" rules={[zodRule(c.dataUsedMb)]}><InputNumber min={0} style={{ width: 180 }} /></Form.Item>
+        </Space>
+      </FormModal>
     </PageContainer>
   );
 }

@@ -4,7 +4,9 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { groupBody, type DeviceGroup, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink, FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -30,23 +32,11 @@ export default function DeviceGroupPage() {
   const types = useDeviceTypes(projectId);
   const refresh = () => qc.invalidateQueries({ queryKey: dmKeys.groups });
 
-  const save = useMutation({
-    mutationFn: (v: { name: string; remark?: string }) => (editing === 'new' ? dmApi.createGroup({ projectId: projectId!, ...v }) : dmApi.updateGroup((editing as DeviceGroup).id, v)),
-    onSuccess: (r) => {
-      message.success('保存成功');
-      setEditing(null);
-      setCurrent(r.id);
-      void refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => dmApi.removeGroup(id),
-    onSuccess: () => {
-      message.success('删除成功');
-      setCurrent(null);
-      void refresh();
-    },
-  });
+  const save = useChange(
+    (v: { name: string; remark?: string }) => (editing === 'new' ? dmApi.createGroup({ projectId: projectId!, ...v }) : dmApi.updateGroup((editing as DeviceGroup).id, v)),
+    { done: '保存成功', refresh, then: (r) => { setEditing(null); setCurrent(r.id); } },
+  );
+  const remove = useChange((id: number) => dmApi.removeGroup(id), { done: '删除成功', refresh, then: () => setCurrent(null) });
   const members = useMutation({
     mutationFn: (change: { add?: number[]; remove?: number[] }) => dmApi.groupMembers(group!.id, change),
     onSuccess: (r, change) => {
@@ -58,7 +48,7 @@ export default function DeviceGroupPage() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="设备分组"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备分组" />;
   const open = (x: DeviceGroup | 'new') => {
     form.resetFields();
     if (x !== 'new') form.setFieldsValue({ name: x.name, remark: x.remark ?? '' });
@@ -118,11 +108,7 @@ export default function DeviceGroupPage() {
                 { title: '状态', key: 'online', width: 90, render: (_, d) => <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} /> },
                 {
                   title: '操作', key: 'op', width: 90, render: (_, d) => (
-                    <Can code="devicegroup:btn_edit">
-                      <Popconfirm title={`确定把「${d.deviceName}」移出分组？`} onConfirm={() => members.mutate({ remove: [d.id] })}>
-                        <Button type="link" size="small" danger>移出</Button>
-                      </Popconfirm>
-                    </Can>
+                    <DeleteLink code="devicegroup:btn_edit" label="移出" title={`确定把「${d.deviceName}」移出分组？`} onConfirm={() => members.mutate({ remove: [d.id] })} />
                   ),
                 },
               ]}
@@ -131,15 +117,10 @@ export default function DeviceGroupPage() {
         </div>
       </div>
 
-      <AppModal title={editing === 'new' ? '新增分组' : '编辑分组'} open={editing !== null} onCancel={() => setEditing(null)} footer={[
-        <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
-      ]}>
-        <Form form={form} layout="vertical" name="groupForm">
-          <Form.Item name="name" label="分组名称" required rules={[zodRule(g.name)]}><Input maxLength={50} /></Form.Item>
-          <Form.Item name="remark" label="备注" rules={[zodRule(g.remark)]}><Input.TextArea maxLength={200} rows={2} /></Form.Item>
-        </Form>
-      </AppModal>
+      <FormModal title={editing === 'new' ? '新增分组' : '编辑分组'} open={editing !== null} onClose={() => setEditing(null)} form={form} name="groupForm" saving={save.isPending} onSave={(v) => save.mutate(v)}>
+        <Form.Item name="name" label="分组名称" required rules={[zodRule(g.name)]}><Input maxLength={50} /></Form.Item>
+        <Form.Item name="remark" label="备注" rules={[zodRule(g.remark)]}><Input.TextArea maxLength={200} rows={2} /></Form.Item>
+      </FormModal>
 
       <AppModal title={`添加设备到「${group?.name ?? ''}」`} width={1100} open={adding} onCancel={() => setAdding(false)} footer={[
         <Button key="c" onClick={() => setAdding(false)}>取消</Button>,

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, Popconfirm, Select, Space, Tabs, Tag } from 'antd';
+import { App, Badge, Button, Form, Input, Popconfirm, Select, Space, Tabs, Tag } from 'antd';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DEVICE_TYPES, deviceCodeSchema, deviceUpdateBody, type DeviceCredentials, type DeviceImportResult, type DeviceRow, type StorageRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink, FormModal } from '../../../components/form-modal';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
-import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { AppModal, Can } from '../../../lib/ui';
 import { ImportDialog } from '../../../components/import-dialog';
 import { dmApi, dmKeys, saveCredentialsCsv, type Created } from '../api';
 import { deviceApi, deviceKeys, useDeviceTypes } from '../../devices';
@@ -59,7 +60,7 @@ export default function DeviceList() {
       void refresh();
     },
   });
-  if (projectId === null) return <PageContainer title="设备列表"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备列表" />;
   const typeOptions = (types.data ?? []).map((t) => ({ value: t.code, label: t.name }));
   const allTypeOptions = DEVICE_TYPES.map((t) => ({ value: t.code, label: `${t.name}（${t.code}）` }));
   const open = (d: Dialog, values: Record<string, unknown> = {}) => { form.resetFields(); form.setFieldsValue(values); setDialog(d); };
@@ -73,9 +74,7 @@ export default function DeviceList() {
         <Popconfirm title="重新生成接入密钥？旧密钥立即失效" onConfirm={() => act.mutate({ kind: 'secret', d })}><Button type="link" size="small">密钥</Button></Popconfirm>
       </Can>
       <QrButton device={d} />
-      <Can code="deviceList_n:btn_del">
-        <Popconfirm title={`确定删除「${d.deviceName}」？历史数据保留`} onConfirm={() => act.mutate({ kind: 'delete', d })}><Button type="link" size="small" danger>删除</Button></Popconfirm>
-      </Can>
+      <DeleteLink code="deviceList_n:btn_del" title={`确定删除「${d.deviceName}」？历史数据保留`} onConfirm={() => act.mutate({ kind: 'delete', d })} />
     </Space>
   );
   const kind = dialog?.kind;
@@ -157,37 +156,33 @@ export default function DeviceList() {
         },
       ]} />
 
-      <AppModal title={kind && kind in title ? title[kind as keyof typeof title] : ''} open={!!kind && kind in title} onCancel={() => setDialog(null)} footer={[
-        <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate(v), () => undefined)}>保存</PreventClickButton>,
-      ]}>
-        <Form form={form} name="deviceForm" layout="vertical">
-          {(kind === 'add' || kind === 'storageAdd') && (
-            <Form.Item name="deviceType" label="设备类型" required rules={[{ required: true, message: '请选择设备类型' }]}>
-              <Select showSearch={{ optionFilterProp: 'label' }} options={allTypeOptions} placeholder="选择设备类型" />
-            </Form.Item>
-          )}
-          {(kind === 'add' || kind === 'edit' || kind === 'move') && (
-            <Form.Item name="areaId" label="安装位置" required={kind !== 'edit'} rules={kind !== 'edit' ? [{ required: true, message: '请选择安装位置' }] : []}>
-              <AreaPicker projectId={projectId} />
-            </Form.Item>
-          )}
-          {(kind === 'add' || kind === 'storageAdd') && (
-            <Form.Item name="deviceCode" label="设备编号" rules={[zodRule(deviceCodeSchema.optional())]} extra="设备上的编码；留空则自动生成。库存中的编号会直接安装到所选位置">
-              <Input maxLength={64} />
-            </Form.Item>
-          )}
-          {(kind === 'add' || kind === 'storageAdd' || kind === 'edit' || kind === 'rename') && (
-            <Form.Item name="deviceName" label="设备名称" required={kind === 'rename'} rules={[zodRule(kind === 'rename' ? u.deviceName.unwrap() : u.deviceName)]}><Input maxLength={64} /></Form.Item>
-          )}
-          {kind === 'replace' && (
-            <Form.Item name="newDeviceCode" label={`新设备编号（替换 ${dialog && 'device' in dialog ? dialog.device.deviceCode : ''}）`} required rules={[zodRule(deviceCodeSchema)]}
-              extra="房间、历史数据与计费账户转给新设备；新设备来自库存时，旧设备转入库存">
-              <Input maxLength={64} />
-            </Form.Item>
-          )}
-        </Form>
-      </AppModal>
+      <FormModal title={kind && kind in title ? title[kind as keyof typeof title] : ''} open={!!kind && kind in title} onClose={() => setDialog(null)}
+        form={form} name="deviceForm" saving={save.isPending} onSave={(v) => save.mutate(v)}>
+        {(kind === 'add' || kind === 'storageAdd') && (
+          <Form.Item name="deviceType" label="设备类型" required rules={[{ required: true, message: '请选择设备类型' }]}>
+            <Select showSearch={{ optionFilterProp: 'label' }} options={allTypeOptions} placeholder="选择设备类型" />
+          </Form.Item>
+        )}
+        {(kind === 'add' || kind === 'edit' || kind === 'move') && (
+          <Form.Item name="areaId" label="安装位置" required={kind !== 'edit'} rules={kind !== 'edit' ? [{ required: true, message: '请选择安装位置' }] : []}>
+            <AreaPicker projectId={projectId} />
+          </Form.Item>
+        )}
+        {(kind === 'add' || kind === 'storageAdd') && (
+          <Form.Item name="deviceCode" label="设备编号" rules={[zodRule(deviceCodeSchema.optional())]} extra="设备上的编码；留空则自动生成。库存中的编号会直接安装到所选位置">
+            <Input maxLength={64} />
+          </Form.Item>
+        )}
+        {(kind === 'add' || kind === 'storageAdd' || kind === 'edit' || kind === 'rename') && (
+          <Form.Item name="deviceName" label="设备名称" required={kind === 'rename'} rules={[zodRule(kind === 'rename' ? u.deviceName.unwrap() : u.deviceName)]}><Input maxLength={64} /></Form.Item>
+        )}
+        {kind === 'replace' && (
+          <Form.Item name="newDeviceCode" label={`新设备编号（替换 ${dialog && 'device' in dialog ? dialog.device.deviceCode : ''}）`} required rules={[zodRule(deviceCodeSchema)]}
+            extra="房间、历史数据与计费账户转给新设备；新设备来自库存时，旧设备转入库存">
+            <Input maxLength={64} />
+          </Form.Item>
+        )}
+      </FormModal>
 
       <AppModal title="设备接入密钥" open={creds !== null} onCancel={() => setCreds(null)} footer={<Button type="primary" onClick={() => setCreds(null)}>我已保存</Button>}>
         {creds && <CredentialsView c={creds} />}

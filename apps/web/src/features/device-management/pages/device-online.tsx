@@ -3,7 +3,7 @@ import { Card, Checkbox, DatePicker, Empty, Segmented, Select, Space, Spin, Tabl
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { ONLINE_HISTORY_MAX_DAYS, type OnlineNowRow } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { dmApi, dmKeys } from '../api';
 
 const OnlineByTypeChart = lazy(() => import('../components/online-charts').then((m) => ({ default: m.OnlineByTypeChart })));
@@ -33,7 +33,7 @@ export default function DeviceOnline() {
     enabled: enabled && from !== undefined && to !== undefined,
   });
 
-  if (!enabled) return <PageContainer title="设备在线统计"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (!enabled) return <NoProject title="设备在线统计" />;
   const rows = (now.data ?? []).filter((r) => r.total > 0);
   const total = rows.reduce((n, r) => n + r.total, 0);
   const online = rows.reduce((n, r) => n + r.online, 0);

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Empty, Select, Space, Tag, Typography } from 'antd';
+import { Select, Space, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { DEVICE_TYPE_BY_CODE, type OperationLogRow } from '@kelvin/contracts';
 import { DataTable, type ListParams } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys } from '../../devices';
 
@@ -24,7 +24,7 @@ export default function DeviceOperationLog() {
     queryFn: () => deviceApi.list({ projectId: projectId!, keyword: search || undefined, pageNo: 1, pageSize: 20 }),
     enabled: projectId !== null,
   });
-  if (projectId === null) return <PageContainer title="设备操作日志"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备操作日志" />;
 
   return (
     <PageContainer title="设备操作日志" extra={(

@@ -1,8 +1,8 @@
-import { Empty, Spin, Tag, Typography } from 'antd';
+import { Spin, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { FACTORY_BENCHES, FACTORY_RUN_STATUS_LABELS, type FactoryRunView } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { dmApi, dmKeys } from '../api';
 import { RUN_COLORS, StepTable } from '../components/test-run';
@@ -16,7 +16,7 @@ function RunSteps({ id }: { id: number }) {
 /** equipmentRecords_n (测试记录): every bench run with its result; expand a row for the steps; export. */
 export default function EquipmentRecords() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="测试记录"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="测试记录" />;
   return (
     <PageContainer title="测试记录">
       <DataTable<FactoryRunView>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { App, Badge, Card, Empty, InputNumber, List, Popconfirm, Space, Typography } from 'antd';
+import { App, Badge, Card, InputNumber, List, Popconfirm, Space, Typography } from 'antd';
 import { useLocation } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { DEVICE_TYPE_BY_CODE, FACTORY_BENCH_BY_CODE, type FactoryDeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { dmApi, dmKeys } from '../api';
 import { LastRunCell, TestRunCard } from '../components/test-run';
@@ -31,7 +31,7 @@ export default function FactoryBench() {
     },
   });
 
-  if (projectId === null) return <PageContainer title={bench.title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={bench.title} />;
   const previewType = selected[0] ? DEVICE_TYPE_BY_CODE.get(selected[0].deviceType) : undefined;
   const preview = previewType ? bench.script(previewType) : [];
 

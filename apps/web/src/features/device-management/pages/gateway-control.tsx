@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Popconfirm, Segmented, Space } from 'antd';
+import { App, Badge, Button, Popconfirm, Segmented, Space } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import { fieldDisplay, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { dmApi, dmKeys } from '../api';
@@ -49,7 +49,7 @@ export default function GatewayControl() {
     mutationFn: ({ d, code }: { d: DeviceRow; code: (typeof OPERATIONS)[number]['code'] }) => deviceApi.operate(d.id, code),
     onSuccess: (r) => (r.status === 'pending' ? message.warning('网关当前不在线，指令将在其上线后下发') : message.success('指令已下发')),
   });
-  if (projectId === null) return <PageContainer title="网关管理"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="网关管理" />;
 
   return (
     <PageContainer title="网关管理" extra={<Segmented<Hub> value={hub} onChange={setHub} options={[{ value: 'gateway', label: '网关' }, { value: 'manager', label: '管理器' }]} />}>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Alert, App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Space, Tag } from 'antd';
+import { Alert, App, Badge, Button, Form, Input, InputNumber, Popconfirm, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ADDRESS_CHANGE_STATUS_LABELS, addressChangeBody, type AddressChangeRow, type AddressChangeStatus, type DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
@@ -43,7 +43,7 @@ export default function ModifyDeviceIp() {
     },
   });
 
-  if (projectId === null) return <PageContainer title="修改设备地址"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="修改设备地址" />;
 
   return (
     <PageContainer title="修改设备地址">

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { App, Badge, Button, Card, Descriptions, Empty, Form, Input, InputNumber, Popconfirm, Space, Spin, Switch, Typography } from 'antd';
+import { App, Badge, Button, Card, Descriptions, Form, Input, InputNumber, Popconfirm, Space, Spin, Switch, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { mqttSettingBody, type DeviceCredentials, type DeviceRow, type MqttSettingView } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
 import { AppModal, Can, PreventClickButton, useCan } from '../../../lib/ui';
@@ -46,7 +46,7 @@ export default function MqttSetting() {
   });
   const reissue = useMutation({ mutationFn: (id: number) => dmApi.reissue(id), onSuccess: setCreds });
 
-  if (projectId === null) return <PageContainer title="MQTT 设置"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="MQTT 设置" />;
   const address = v?.host ? `${v.tls ? 'mqtts' : 'mqtt'}://${v.host}:${v.port}` : null;
 
   return (

@@ -2,7 +2,7 @@ import { Badge, Card, Empty, Progress, Space, Spin, Statistic, Table, Tabs, Typo
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { DEVICE_TYPE_BY_CODE, fieldDisplay, type DeviceRow } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys } from '../../devices';
 
@@ -55,7 +55,7 @@ function ValveTable({ valves }: { valves: DeviceRow[] }) {
 export default function ProjectView3() {
   const projectId = useProjectId();
   const view = useQuery({ queryKey: deviceKeys.byArea(projectId), queryFn: () => deviceApi.byArea(projectId!), enabled: projectId !== null, refetchInterval: 30_000 });
-  if (projectId === null) return <PageContainer title="平衡阀视图"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="平衡阀视图" />;
   const valves = (view.data ?? []).flatMap((g) => g.devices).filter(isValve);
   const buildings = new Map<string, DeviceRow[]>();
   for (const d of valves) {

@@ -3,7 +3,7 @@ import { Card, Empty, Select, Space, Spin, Statistic, Tooltip, Typography } from
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { fieldOf, type AreaTreeNode, type DeviceRow } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys } from '../../devices';
 import { useAreaTree } from '../../projects';
@@ -77,7 +77,7 @@ export default function TemperatureMap() {
   const building = buildings.find((b) => b.id === buildingId) ?? buildings[0];
   const view = useQuery({ queryKey: deviceKeys.byArea(building?.id), queryFn: () => deviceApi.byArea(building!.id), enabled: !!building, refetchInterval: 60_000 });
 
-  if (projectId === null) return <PageContainer title="温度分布图"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="温度分布图" />;
   const byArea = new Map((view.data ?? []).map((g) => [g.areaId, g.devices]));
   const floors = [...(building?.children ?? [])].filter((f) => !floorId || f.id === floorId).reverse(); // top floor first, as in the building
   const rows = floors.map((f) => ({ floor: f, rooms: f.children.map((r) => roomTemp(r, byArea.get(r.id) ?? [])) }));

@@ -1,7 +1,7 @@
-import { Badge, Empty } from 'antd';
+import { Badge } from 'antd';
 import { FACTORY_BENCHES, type FactoryDeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { dmApi, dmKeys } from '../api';
 import { QrButton } from '../components/qr-button';
@@ -10,7 +10,7 @@ import { LastRunCell } from '../components/test-run';
 /** testDeviceStatus (测试设备状态): the bench project's devices, online or not, with their latest test and a QR label. */
 export default function TestDeviceStatus() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="测试设备状态"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="测试设备状态" />;
   return (
     <PageContainer title="测试设备状态">
       <DataTable<FactoryDeviceRow>

@@ -4,7 +4,7 @@ import { useLocation, useSearchParams } from 'react-router';
 import { DEVICE_TYPE_BY_CODE, fieldDisplay, fieldOf } from '@kelvin/contracts/device-registry';
 import type { DeviceRow } from '@kelvin/contracts/device';
 import { DataTable, type ListParams } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useCan } from '../../../lib/ui';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceTypes, useLiveDevices } from '../api';
@@ -91,7 +91,7 @@ export default function DeviceMonitor() {
   // before the table's first answer: the type of the project, unfiltered
   const extrasQuery = projectId !== null && def && shown.deviceType === def.code && shown.projectId === projectId ? shown : { projectId: projectId ?? undefined, deviceType: def?.code };
 
-  if (projectId === null) return <PageContainer title="设备监控"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="设备监控" />;
   return (
     <PageContainer title={def?.name ?? '设备监控'}>
       {!fixedType && (types.data?.length ?? 0) > 0 && (

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, Space, Tag, Typography } from 'antd';
+import { App, Badge, Button, Form, Input, Space, Tag, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { FormModal } from '../../../components/form-modal';
 import { formatDateTime } from '../../../lib/time';
-import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { Can } from '../../../lib/ui';
 import { monitoringApi, monitoringKeys } from '../api';
 
 const KIND_COLORS: Record<ExceptionKind, string> = { backwards: 'magenta', jump: 'orange', frozen: 'geekblue', range: 'red' };
@@ -14,7 +15,7 @@ const kindOptions = Object.entries(EXCEPTION_KINDS).map(([value, label]) => ({ v
 /** exceptiondata (异常数据): implausible readings of the project's devices, handled by an operator with a note. */
 export default function ExceptionDataPage() {
   const projectId = useProjectId();
-  if (projectId === null) return <PageContainer title="异常数据"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="异常数据" />;
   return <PageContainer title="异常数据"><ExceptionList projectId={projectId} /></PageContainer>;
 }
 
@@ -90,14 +91,8 @@ function ExceptionList({ projectId }: { projectId: number }) {
         ]}
         scrollX={1500}
       />
-      <AppModal open={!!handling} title={`处理异常数据（${handling?.length || selected.length} 条）`} onCancel={() => setHandling(null)}
-        footer={[
-          <Button key="c" onClick={() => setHandling(null)}>取消</Button>,
-          <PreventClickButton key="ok" type="primary" loading={handle.isPending}
-            onClick={() => form.validateFields().then((v) => handling && handle.mutate({ ids: handling.length ? handling.map((x) => x.id) : selected, note: v.note.trim() }), () => undefined /* the form shows what is wrong */)}>
-            标记已处理
-          </PreventClickButton>,
-        ]}>
+      <FormModal open={!!handling} title={`处理异常数据（${handling?.length || selected.length} 条）`} onClose={() => setHandling(null)} form={form} saving={handle.isPending}
+        onSave={(v) => handling && handle.mutate({ ids: handling.length ? handling.map((x) => x.id) : selected, note: v.note.trim() })} okText="标记已处理">
         {handling?.length === 1 && (
           <Typography.Paragraph>
             <Space direction="vertical" size={2}>
@@ -106,12 +101,10 @@ function ExceptionList({ projectId }: { projectId: number }) {
             </Space>
           </Typography.Paragraph>
         )}
-        <Form form={form} layout="vertical">
-          <Form.Item name="note" label="处理说明" rules={[{ required: true, whitespace: true, message: '请填写处理说明' }, { max: 200, message: '处理说明最多 200 个字符' }]}>
-            <Input.TextArea rows={3} placeholder="例如：现场核实为抄表误差，已校准" maxLength={200} showCount />
-          </Form.Item>
-        </Form>
-      </AppModal>
+        <Form.Item name="note" label="处理说明" rules={[{ required: true, whitespace: true, message: '请填写处理说明' }, { max: 200, message: '处理说明最多 200 个字符' }]}>
+          <Input.TextArea rows={3} placeholder="例如：现场核实为抄表误差，已校准" maxLength={200} showCount />
+        </Form.Item>
+      </FormModal>
     </>
   );
 }

@@ -1,7 +1,7 @@
-import { Empty, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { FaultDeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { monitoringApi, monitoringKeys, useLiveAlarms } from '../api';
 import { FAULT_COLORS, SeverityTag } from '../components/tags';
@@ -39,6 +39,6 @@ export function FaultDeviceTable({ projectId, defaultPageSize }: { projectId: nu
 export default function FaultDevicesPage() {
   const projectId = useProjectId();
   useLiveAlarms(projectId);
-  if (projectId === null) return <PageContainer title="故障设备列表"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="故障设备列表" />;
   return <PageContainer title="故障设备列表"><FaultDeviceTable projectId={projectId} /></PageContainer>;
 }

@@ -1,16 +1,18 @@
 import { useState } from 'react';
-import { App, Badge, Button, Empty, Form, Input, InputNumber, Popconfirm, Select, Space, Switch, Tabs, Typography } from 'antd';
+import { App, Badge, Button, Form, Input, InputNumber, Select, Space, Switch, Tabs, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   ALARM_SEVERITIES, DEVICE_TYPE_BY_CODE, MONITOR_OPERATORS, monitorRuleBody, type MonitorMessageRow,
   type MonitorOperator, type MonitorRuleBody, type MonitorRuleRow,
 } from '@kelvin/contracts';
-import { DataTable } from '../../../components/data-table';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { DataTable, updatedColumn } from '../../../components/data-table';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { DeleteLink, FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { formatDateTime } from '../../../lib/time';
-import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { Can } from '../../../lib/ui';
 import { useDeviceTypes } from '../../devices';
 import { monitoringApi, monitoringKeys, useLiveAlarms } from '../api';
 import { SeverityTag } from '../components/tags';
@@ -23,7 +25,7 @@ export default function MonitorRulesPage() {
   const projectId = useProjectId();
   useLiveAlarms(projectId);
   const [tab, setTab] = useState('messages');
-  if (projectId === null) return <PageContainer title="监控规则"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="监控规则" />;
   return (
     <PageContainer title="监控规则">
       <Tabs activeKey={tab} onChange={setTab} items={[
@@ -105,51 +107,33 @@ function AlarmList({ projectId }: { projectId: number }) {
         ]}
         scrollX={1400}
       />
-      <AppModal open={!!acking} title={acking?.close ? `关闭 ${acking.ids.length} 条告警` : `确认 ${acking?.ids.length ?? 0} 条告警`} onCancel={() => setAcking(null)}
-        footer={[
-          <Button key="c" onClick={() => setAcking(null)}>取消</Button>,
-          <PreventClickButton key="ok" type="primary" danger={acking?.close} loading={act.isPending}
-            onClick={() => form.validateFields().then((v) => acking && act.mutate({ ...acking, comment: v.comment?.trim() || undefined }), () => undefined /* the form shows what is wrong */)}>
-            {acking?.close ? '关闭' : '确认'}
-          </PreventClickButton>,
-        ]}>
+      <FormModal open={!!acking} title={acking?.close ? `关闭 ${acking.ids.length} 条告警` : `确认 ${acking?.ids.length ?? 0} 条告警`} onClose={() => setAcking(null)}
+        form={form} saving={act.isPending} onSave={(v) => acking && act.mutate({ ...acking, comment: v.comment?.trim() || undefined })}
+        okText={acking?.close ? '关闭' : '确认'} okDanger={acking?.close}>
         {acking?.close && <Typography.Paragraph type="secondary">关闭后告警结束；若条件仍然成立，设备下次上报时会重新告警。</Typography.Paragraph>}
-        <Form form={form} layout="vertical">
-          <Form.Item name="comment" label="处理说明" rules={[{ max: 200, message: '说明最多 200 个字符' }]}>
-            <Input.TextArea rows={3} placeholder="例如：已通知物业上门查看" maxLength={200} showCount />
-          </Form.Item>
-        </Form>
-      </AppModal>
+        <Form.Item name="comment" label="处理说明" rules={[{ max: 200, message: '说明最多 200 个字符' }]}>
+          <Input.TextArea rows={3} placeholder="例如：已通知物业上门查看" maxLength={200} showCount />
+        </Form.Item>
+      </FormModal>
     </>
   );
 }
 
 function RuleList({ projectId }: { projectId: number }) {
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [editing, setEditing] = useState<MonitorRuleRow | 'new' | null>(null);
   const [form] = Form.useForm<MonitorRuleBody>();
   const types = useDeviceTypes(projectId);
   const refresh = () => qc.invalidateQueries({ queryKey: monitoringKeys.all });
-  const save = useMutation({
-    mutationFn: (b: MonitorRuleBody) => (editing === 'new' ? monitoringApi.createRule(b) : monitoringApi.updateRule((editing as MonitorRuleRow).id, b)),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      void refresh();
-    },
-  });
+  const save = useChange(
+    (b: MonitorRuleBody) => (editing === 'new' ? monitoringApi.createRule(b) : monitoringApi.updateRule((editing as MonitorRuleRow).id, b)),
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
   const toggle = useMutation({
     mutationFn: (x: MonitorRuleRow) => monitoringApi.updateRule(x.id, { ...bodyOf(x), enabled: !x.enabled }),
     onSuccess: () => void refresh(),
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => monitoringApi.removeRules([id]),
-    onSuccess: () => {
-      message.success('删除成功');
-      void refresh();
-    },
-  });
+  const remove = useChange((id: number) => monitoringApi.removeRules([id]), { done: '删除成功', refresh });
 
   const deviceType = Form.useWatch('deviceType', form);
   const operator = Form.useWatch('operator', form) as MonitorOperator | undefined;
@@ -186,80 +170,71 @@ function RuleList({ projectId }: { projectId: number }) {
             title: '启用', dataIndex: 'enabled', width: 80,
             render: (_, x) => <Can code="monitorrules:btn_edit" fallback={x.enabled ? '是' : '否'}><Switch size="small" checked={x.enabled} loading={toggle.isPending} onChange={() => toggle.mutate(x)} /></Can>,
           },
-          { title: '修改', key: 'upd', width: 170, render: (_, x) => <span>{x.updatedBy ?? ''} {formatDateTime(x.updatedAt, 'MM-DD HH:mm')}</span> },
+          updatedColumn(170),
           {
             title: '操作', key: 'op', width: 120, fixed: 'right', render: (_, x) => (
               <Space size={4}>
                 <Can code="monitorrules:btn_edit"><Button type="link" size="small" onClick={() => open(x)}>编辑</Button></Can>
-                <Can code="monitorrules:btn_del">
-                  <Popconfirm title={`确定删除规则「${x.name}」？`} description="已产生的告警记录保留" onConfirm={() => remove.mutate(x.id)}>
-                    <Button type="link" size="small" danger>删除</Button>
-                  </Popconfirm>
-                </Can>
+                <DeleteLink code="monitorrules:btn_del" title={`确定删除规则「${x.name}」？`} description="已产生的告警记录保留" onConfirm={() => remove.mutate(x.id)} />
               </Space>
             ),
           },
         ]}
         scrollX={1300}
       />
-      <AppModal open={!!editing} title={editing === 'new' ? '新增监控规则' : '编辑监控规则'} width={560} onCancel={() => setEditing(null)}
-        footer={[
-          <Button key="c" onClick={() => setEditing(null)}>取消</Button>,
-          <PreventClickButton key="ok" type="primary" loading={save.isPending} onClick={() => form.validateFields().then((v) => save.mutate({ ...v, projectId, fieldCode: v.operator === 'offline' ? '' : v.fieldCode, thresholdHigh: v.operator === 'outside' ? v.thresholdHigh : null, activeFrom: v.activeFrom || null, activeTo: v.activeTo || null }), () => undefined /* the form shows what is wrong */)}>保存</PreventClickButton>,
-        ]}>
-        <Form form={form} layout="vertical" requiredMark>
-          <Form.Item name="name" label="规则名称" rules={[zodRule(r.name)]}><Input placeholder="例如：房间过热" maxLength={40} /></Form.Item>
-          <div style={{ display: 'flex', gap: 12 }}>
-            <Form.Item name="deviceType" label="设备类型" rules={[{ required: true, message: '请选择设备类型' }]} style={{ flex: 1 }}>
-              <Select placeholder="选择设备类型" options={(types.data ?? []).map((t) => ({ value: t.code, label: t.name }))} onChange={() => form.setFieldValue('fieldCode', undefined)} />
-            </Form.Item>
-            <Form.Item name="operator" label="条件" rules={[{ required: true, message: '请选择条件' }]} style={{ flex: 1 }}>
-              <Select options={Object.entries(MONITOR_OPERATORS).map(([value, label]) => ({ value, label }))} />
-            </Form.Item>
-          </div>
-          {operator !== 'offline' && (
-            <Form.Item name="fieldCode" label="监测字段" rules={[{ required: true, message: '请选择监测字段' }]}>
-              <Select placeholder={deviceType ? '选择字段' : '请先选择设备类型'} disabled={!deviceType}
-                options={fields.map((f) => ({ value: f.code, label: `${f.label}${f.unit ? `（${f.unit}）` : ''}` }))} />
+      <FormModal open={!!editing} title={editing === 'new' ? '新增监控规则' : '编辑监控规则'} width={560} onClose={() => setEditing(null)} form={form} saving={save.isPending}
+        onSave={(v) => save.mutate({ ...v, projectId, fieldCode: v.operator === 'offline' ? '' : v.fieldCode, thresholdHigh: v.operator === 'outside' ? v.thresholdHigh : null, activeFrom: v.activeFrom || null, activeTo: v.activeTo || null })}>
+        <Form.Item name="name" label="规则名称" rules={[zodRule(r.name)]}><Input placeholder="例如：房间过热" maxLength={40} /></Form.Item>
+        <div style={{ display: 'flex', gap: 12 }}>
+          <Form.Item name="deviceType" label="设备类型" rules={[{ required: true, message: '请选择设备类型' }]} style={{ flex: 1 }}>
+            <Select placeholder="选择设备类型" options={(types.data ?? []).map((t) => ({ value: t.code, label: t.name }))} onChange={() => form.setFieldValue('fieldCode', undefined)} />
+          </Form.Item>
+          <Form.Item name="operator" label="条件" rules={[{ required: true, message: '请选择条件' }]} style={{ flex: 1 }}>
+            <Select options={Object.entries(MONITOR_OPERATORS).map(([value, label]) => ({ value, label }))} />
+          </Form.Item>
+        </div>
+        {operator !== 'offline' && (
+          <Form.Item name="fieldCode" label="监测字段" rules={[{ required: true, message: '请选择监测字段' }]}>
+            <Select placeholder={deviceType ? '选择字段' : '请先选择设备类型'} disabled={!deviceType}
+              options={fields.map((f) => ({ value: f.code, label: `${f.label}${f.unit ? `（${f.unit}）` : ''}` }))} />
+          </Form.Item>
+        )}
+        <div style={{ display: 'flex', gap: 12 }}>
+          <Form.Item name="threshold" label={`${operator === 'offline' ? '离线分钟数' : operator === 'outside' ? '正常下限' : operator === 'delta' ? '变化量' : '阈值'}${operator !== 'offline' && field?.unit ? `（${field.unit}）` : ''}`}
+            rules={[{ required: true, message: '请输入阈值' }]} style={{ flex: 1 }}
+            extra={field?.kind === 'enum' && field.options ? Object.entries(field.options).map(([k, v]) => `${k}=${v}`).join('，') : undefined}>
+            <InputNumber style={{ width: '100%' }} min={operator === 'offline' ? 1 : undefined} max={operator === 'offline' ? 10080 : undefined} />
+          </Form.Item>
+          {operator === 'outside' && (
+            <Form.Item name="thresholdHigh" label={`正常上限${field?.unit ? `（${field.unit}）` : ''}`} rules={[{ required: true, message: '请输入上限' }]} style={{ flex: 1 }}>
+              <InputNumber style={{ width: '100%' }} />
             </Form.Item>
           )}
+        </div>
+        {operator !== 'offline' && (
           <div style={{ display: 'flex', gap: 12 }}>
-            <Form.Item name="threshold" label={`${operator === 'offline' ? '离线分钟数' : operator === 'outside' ? '正常下限' : operator === 'delta' ? '变化量' : '阈值'}${operator !== 'offline' && field?.unit ? `（${field.unit}）` : ''}`}
-              rules={[{ required: true, message: '请输入阈值' }]} style={{ flex: 1 }}
-              extra={field?.kind === 'enum' && field.options ? Object.entries(field.options).map(([k, v]) => `${k}=${v}`).join('，') : undefined}>
-              <InputNumber style={{ width: '100%' }} min={operator === 'offline' ? 1 : undefined} max={operator === 'offline' ? 10080 : undefined} />
+            <Form.Item name="forSeconds" label="持续（秒）" tooltip="条件持续成立这么久才告警，避免瞬时波动" style={{ flex: 1 }}>
+              <InputNumber style={{ width: '100%' }} min={0} max={86400} />
             </Form.Item>
-            {operator === 'outside' && (
-              <Form.Item name="thresholdHigh" label={`正常上限${field?.unit ? `（${field.unit}）` : ''}`} rules={[{ required: true, message: '请输入上限' }]} style={{ flex: 1 }}>
-                <InputNumber style={{ width: '100%' }} />
-              </Form.Item>
-            )}
-          </div>
-          {operator !== 'offline' && (
-            <div style={{ display: 'flex', gap: 12 }}>
-              <Form.Item name="forSeconds" label="持续（秒）" tooltip="条件持续成立这么久才告警，避免瞬时波动" style={{ flex: 1 }}>
-                <InputNumber style={{ width: '100%' }} min={0} max={86400} />
-              </Form.Item>
-              <Form.Item name="forReports" label="连续次数" tooltip="连续这么多次上报都满足条件才告警（0 或 1 为首次即告警）" style={{ flex: 1 }}>
-                <InputNumber style={{ width: '100%' }} min={0} max={1000} />
-              </Form.Item>
-            </div>
-          )}
-          <div style={{ display: 'flex', gap: 12 }}>
-            <Form.Item name="severity" label="级别" style={{ flex: 1 }}><Select options={severityOptions} /></Form.Item>
-            <Form.Item name="activeFrom" label="启用时段开始" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ flex: 1 }}>
-              <Input placeholder="全天留空，如 08:00" allowClear />
-            </Form.Item>
-            <Form.Item name="activeTo" label="结束" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ flex: 1 }}>
-              <Input placeholder="如 18:00" allowClear />
+            <Form.Item name="forReports" label="连续次数" tooltip="连续这么多次上报都满足条件才告警（0 或 1 为首次即告警）" style={{ flex: 1 }}>
+              <InputNumber style={{ width: '100%' }} min={0} max={1000} />
             </Form.Item>
           </div>
-          <Space size={32}>
-            <Form.Item name="notifySms" label="短信通知" valuePropName="checked" tooltip="发送到默认短信设置中的告警接收手机号"><Switch /></Form.Item>
-            <Form.Item name="enabled" label="启用" valuePropName="checked"><Switch /></Form.Item>
-          </Space>
-        </Form>
-      </AppModal>
+        )}
+        <div style={{ display: 'flex', gap: 12 }}>
+          <Form.Item name="severity" label="级别" style={{ flex: 1 }}><Select options={severityOptions} /></Form.Item>
+          <Form.Item name="activeFrom" label="启用时段开始" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ flex: 1 }}>
+            <Input placeholder="全天留空，如 08:00" allowClear />
+          </Form.Item>
+          <Form.Item name="activeTo" label="结束" rules={[{ pattern: /^([01]\d|2[0-3]):[0-5]\d$/, message: '格式为 HH:MM' }]} style={{ flex: 1 }}>
+            <Input placeholder="如 18:00" allowClear />
+          </Form.Item>
+        </div>
+        <Space size={32}>
+          <Form.Item name="notifySms" label="短信通知" valuePropName="checked" tooltip="发送到默认短信设置中的告警接收手机号"><Switch /></Form.Item>
+          <Form.Item name="enabled" label="启用" valuePropName="checked"><Switch /></Form.Item>
+        </Space>
+      </FormModal>
     </>
   );
 }

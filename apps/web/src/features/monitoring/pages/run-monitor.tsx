@@ -6,7 +6,7 @@ import { PieChart } from 'echarts/charts';
 import { LegendComponent, TitleComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import { ALARM_SEVERITIES, type AlarmSeverity, type MonitorOverview } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useChart } from '../../../components/use-chart';
 import { formatDateTime } from '../../../lib/time';
 import { monitoringApi, monitoringKeys, useLiveAlarms } from '../api';
@@ -67,7 +67,7 @@ export default function RunMonitorPage() {
     queryFn: () => monitoringApi.messages({ projectId: projectId!, pageNo: 1, pageSize: 8 }),
     enabled: projectId !== null,
   });
-  if (projectId === null) return <PageContainer title="运行监控"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="运行监控" />;
   return (
     <PageContainer title="运行监控">
       <Spin spinning={overview.isLoading}>

@@ -1,7 +1,9 @@
-import { App, Button, Card, Popconfirm, Space, Table, Upload } from 'antd';
+import { App, Button, Card, Space, Table, Upload } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PROJECT_FILE_MAX_BYTES, type ProjectFile } from '@kelvin/contracts';
+import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { formatDateTime } from '../../../lib/time';
 import { Can } from '../../../lib/ui';
 import { projectApi, projectKeys } from '../api';
@@ -18,10 +20,7 @@ export function ProjectFiles({ projectId }: { projectId: number }) {
     mutationFn: (file: File) => projectApi.upload(projectId, file),
     onSuccess: () => { message.success('上传成功'); qc.invalidateQueries({ queryKey: key }); },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => projectApi.removeFile(id),
-    onSuccess: () => { message.success('删除成功'); qc.invalidateQueries({ queryKey: key }); },
-  });
+  const remove = useChange((id: number) => projectApi.removeFile(id), { done: '删除成功', refresh: () => qc.invalidateQueries({ queryKey: key }) });
   return (
     <Card size="small" title="项目文件" extra={(
       <Can code="projectview:btn_edit">
@@ -45,9 +44,7 @@ export function ProjectFiles({ projectId }: { projectId: number }) {
             title: '操作', key: 'op', width: 140, render: (_, f) => (
               <Space size={4}>
                 <Button type="link" size="small" onClick={() => projectApi.downloadFile(f).catch(() => {})}>下载</Button>
-                <Can code="projectview:btn_edit">
-                  <Popconfirm title={`确定删除「${f.name}」？`} onConfirm={() => remove.mutate(f.id)}><Button type="link" size="small" danger>删除</Button></Popconfirm>
-                </Can>
+                <DeleteLink code="projectview:btn_edit" title={`确定删除「${f.name}」？`} onConfirm={() => remove.mutate(f.id)} />
               </Space>
             ),
           },

@@ -6,8 +6,10 @@ import {
   AREA_LEVEL_LABELS, PROJECT_TYPES, areaCreateBody, areaPatchBody, type AreaLevel, type AreaTreeNode, type ImportResult,
 } from '@kelvin/contracts';
 import { PageContainer } from '../../../components/page';
+import { FormModal } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
-import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
+import { Can } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
 import { areaApi, areaKeys, useAreaTree } from '../api';
 import { ImportDialog } from '../../../components/import-dialog';
@@ -47,7 +49,7 @@ export default function AreaPage() {
   const add = useMutation({ mutationFn: ({ qty, ...v }: Record<string, unknown>) => areaApi.create(Number(qty), { ...v, parentId: selected?.id ?? null, level: addLevel }), onSuccess: done('新建成功') });
   const edit = useMutation({ mutationFn: (v: Record<string, unknown>) => areaApi.update(selectedId!, v), onSuccess: done('修改成功') });
   const move = useMutation({ mutationFn: (v: { parentId: number }) => areaApi.move(selectedId!, v.parentId), onSuccess: done('移动成功') });
-  const remove = useMutation({ mutationFn: () => areaApi.remove(selectedId!), onSuccess: async () => { message.success('删除成功'); setSelectedId(null); await refresh(); } });
+  const remove = useChange(() => areaApi.remove(selectedId!), { done: '删除成功', refresh, then: () => setSelectedId(null) });
 
   const treeData = useMemo(() => {
     const conv = (ns: AreaTreeNode[]): object[] => ns.map((n) => ({
@@ -106,46 +108,32 @@ export default function AreaPage() {
         </Col>
       </Row>
 
-      <AppModal title={selected ? `在「${selected.label}」下新增${AREA_LEVEL_LABELS[addLevel]}` : '新增区域'} open={dialog === 'add'} onCancel={() => setDialog(null)} footer={[
-        <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={add.isPending} onClick={() => form.validateFields().then((v) => add.mutate(v), () => undefined)}>保存</PreventClickButton>,
-      ]}>
-        <Form form={form} name="areaForm" layout="vertical">
-          <Form.Item name="name" label="名称" required rules={[zodRule(c.name)]} extra="一次新建多个时，名称末尾的数字依次递增（如 101 → 101、102 …），没有数字则追加序号">
-            <Input maxLength={50} placeholder={addLevel === 'room' ? '例如 101' : `例如 ${addLevel === 'floor' ? '1层' : addLevel === 'building' ? '1号楼' : '名称'}`} />
+      <FormModal title={selected ? `在「${selected.label}」下新增${AREA_LEVEL_LABELS[addLevel]}` : '新增区域'} open={dialog === 'add'} onClose={() => setDialog(null)}
+        form={form} name="areaForm" saving={add.isPending} onSave={(v) => add.mutate(v)}>
+        <Form.Item name="name" label="名称" required rules={[zodRule(c.name)]} extra="一次新建多个时，名称末尾的数字依次递增（如 101 → 101、102 …），没有数字则追加序号">
+          <Input maxLength={50} placeholder={addLevel === 'room' ? '例如 101' : `例如 ${addLevel === 'floor' ? '1层' : addLevel === 'building' ? '1号楼' : '名称'}`} />
+        </Form.Item>
+        <Form.Item name="qty" label="数量" required rules={[{ type: 'integer', min: 1, max: 500, message: '数量为 1～500' }]}><InputNumber min={1} max={500} precision={0} /></Form.Item>
+        {addLevel === 'room' && <Form.Item name="floorArea" label="面积 (m²)" rules={[zodRule(c.floorArea)]}><InputNumber min={0.01} max={1000000} style={{ width: 200 }} /></Form.Item>}
+        {addLevel === 'project' && (
+          <Form.Item name="projectType" label="项目类型" required rules={[zodRule(c.projectType.unwrap())]}>
+            <Select showSearch={{ optionFilterProp: 'label' }} options={PROJECT_TYPES.map((t) => ({ value: t.code, label: `${t.code} ${t.name}` }))} />
           </Form.Item>
-          <Form.Item name="qty" label="数量" required rules={[{ type: 'integer', min: 1, max: 500, message: '数量为 1～500' }]}><InputNumber min={1} max={500} precision={0} /></Form.Item>
-          {addLevel === 'room' && <Form.Item name="floorArea" label="面积 (m²)" rules={[zodRule(c.floorArea)]}><InputNumber min={0.01} max={1000000} style={{ width: 200 }} /></Form.Item>}
-          {addLevel === 'project' && (
-            <Form.Item name="projectType" label="项目类型" required rules={[zodRule(c.projectType.unwrap())]}>
-              <Select showSearch={{ optionFilterProp: 'label' }} options={PROJECT_TYPES.map((t) => ({ value: t.code, label: `${t.code} ${t.name}` }))} />
-            </Form.Item>
-          )}
-        </Form>
-      </AppModal>
-
-      <AppModal title="编辑区域" open={dialog === 'edit'} onCancel={() => setDialog(null)} footer={[
-        <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={edit.isPending} onClick={() => form.validateFields().then((v) => edit.mutate(v), () => undefined)}>保存</PreventClickButton>,
-      ]}>
-        <Form form={form} name="areaForm" layout="vertical">
-          <Form.Item name="name" label="名称" required rules={[zodRule(p.name.unwrap())]}><Input maxLength={50} /></Form.Item>
-          {selected?.level === 'room' && <Form.Item name="floorArea" label="面积 (m²)" rules={[zodRule(c.floorArea)]}><InputNumber min={0.01} max={1000000} style={{ width: 200 }} /></Form.Item>}
-        </Form>
-      </AppModal>
-
-      <AppModal title={`移动「${selected?.label ?? ''}」`} open={dialog === 'move'} onCancel={() => setDialog(null)} footer={[
-        <Button key="c" onClick={() => setDialog(null)}>取消</Button>,
-        <PreventClickButton key="ok" type="primary" loading={move.isPending} onClick={() => form.validateFields().then((v) => move.mutate(v), () => undefined)}>移动</PreventClickButton>,
-      ]}>
-        {selected && PARENT[selected.level] && (
-          <Form form={form} name="areaForm" layout="vertical">
-            <Form.Item name="parentId" label={`新的上级${AREA_LEVEL_LABELS[PARENT[selected.level]!]}`} required rules={[{ required: true, message: '请选择新的上级' }]}>
-              <TreeSelect treeData={targets(tree.data ?? [], PARENT[selected.level]!) as never} treeDefaultExpandAll showSearch treeNodeFilterProp="title" placeholder="选择" />
-            </Form.Item>
-          </Form>
         )}
-      </AppModal>
+      </FormModal>
+
+      <FormModal title="编辑区域" open={dialog === 'edit'} onClose={() => setDialog(null)} form={form} name="areaForm" saving={edit.isPending} onSave={(v) => edit.mutate(v)}>
+        <Form.Item name="name" label="名称" required rules={[zodRule(p.name.unwrap())]}><Input maxLength={50} /></Form.Item>
+        {selected?.level === 'room' && <Form.Item name="floorArea" label="面积 (m²)" rules={[zodRule(c.floorArea)]}><InputNumber min={0.01} max={1000000} style={{ width: 200 }} /></Form.Item>}
+      </FormModal>
+
+      <FormModal title={`移动「${selected?.label ?? ''}」`} open={dialog === 'move'} onClose={() => setDialog(null)} form={form} name="areaForm" saving={move.isPending} onSave={(v) => move.mutate(v)} okText="移动">
+        {selected && PARENT[selected.level] && (
+          <Form.Item name="parentId" label={`新的上级${AREA_LEVEL_LABELS[PARENT[selected.level]!]}`} required rules={[{ required: true, message: '请选择新的上级' }]}>
+            <TreeSelect treeData={targets(tree.data ?? [], PARENT[selected.level]!) as never} treeDefaultExpandAll showSearch treeNodeFilterProp="title" placeholder="选择" />
+          </Form.Item>
+        )}
+      </FormModal>
 
       <ImportDialog<ImportResult> open={dialog === 'import'} title="导入项目楼宇" modelType="project" onClose={() => setDialog(null)}
         upload={(file) => areaApi.importTree(file)}

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Empty, Form, Input, Space, Spin } from 'antd';
+import { App, Button, Card, Form, Input, Space, Spin } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { projectAliasBody } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
 import { areaApi, areaKeys, projectApi, projectKeys } from '../api';
@@ -35,7 +35,7 @@ export default function ProjectEdit() {
     mutationFn: () => projectApi.setAlias(projectId!, alias.trim()),
     onSuccess: () => { message.success('别名已保存'); qc.invalidateQueries({ queryKey: projectKeys.alias(projectId) }); },
   });
-  if (projectId === null) return <PageContainer title="项目编辑"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="项目编辑" />;
   return (
     <PageContainer title={`项目编辑：${detail.data?.name ?? ''}`}>
       <Spin spinning={detail.isLoading}>

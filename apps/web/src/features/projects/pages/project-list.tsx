@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import { App, Button, Form, Popconfirm, Progress, Space, Tag } from 'antd';
+import { App, Button, Form, Progress, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { PROJECT_TYPES } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { DeleteLink } from '../../../components/form-modal';
+import { useChange } from '../../../lib/mutations';
 import { AppModal, Can, PreventClickButton } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
 import { projectApi, projectKeys, type ProjectRow } from '../api';
@@ -27,10 +29,7 @@ export default function ProjectList() {
     mutationFn: (v: Record<string, unknown>) => projectApi.create(v),
     onSuccess: async () => { message.success('新建成功'); setAdding(false); await refresh(); },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => projectApi.remove(id),
-    onSuccess: async () => { message.success('删除成功'); await refresh(); },
-  });
+  const remove = useChange((id: number) => projectApi.remove(id), { done: '删除成功', refresh });
   const open = (p: ProjectRow, path: string) => {
     void useProject.getState().choose(p.id);
     navigate(path);
@@ -65,9 +64,7 @@ export default function ProjectList() {
               <Space size={4}>
                 <Button type="link" size="small" onClick={() => open(p, '/project/projectview')}>详情</Button>
                 <Can code="projectedit:btn_edit"><Button type="link" size="small" onClick={() => open(p, '/project/projectedit')}>编辑</Button></Can>
-                <Can code="projectlist:btn_del">
-                  <Popconfirm title={`确定删除项目「${p.name}」？`} onConfirm={() => remove.mutate(p.id)}><Button type="link" size="small" danger>删除</Button></Popconfirm>
-                </Can>
+                <DeleteLink code="projectlist:btn_del" title={`确定删除项目「${p.name}」？`} onConfirm={() => remove.mutate(p.id)} />
               </Space>
             ),
           },

@@ -1,7 +1,7 @@
 import { Card, Col, Descriptions, Empty, Progress, Row, Spin, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { billingSchemeName } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { projectApi, projectKeys } from '../api';
 import { ProjectFiles } from '../components/project-files';
 
@@ -11,7 +11,7 @@ const dash = (v: unknown) => (v === null || v === undefined || v === '' ? '—' 
 export default function ProjectView() {
   const projectId = useProjectId();
   const detail = useQuery({ queryKey: projectKeys.detail(projectId), queryFn: () => projectApi.detail(projectId!), enabled: projectId !== null, refetchInterval: 60_000 });
-  if (projectId === null) return <PageContainer title="项目详情"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title="项目详情" />;
   const p = detail.data;
   const c = p?.counts;
   return (

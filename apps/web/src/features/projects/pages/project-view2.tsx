@@ -2,7 +2,7 @@ import { Badge, Card, Empty, Space, Spin, Tabs, Tag, Tooltip, Typography } from 
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { AreaTreeNode, DeviceRow } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { projectApi, projectKeys, useAreaTree } from '../api';
 import { deviceApi, deviceKeys } from '../../devices';
@@ -52,7 +52,7 @@ export default function ProjectView2() {
   const tree = useAreaTree(projectId);
   const view = useQuery({ queryKey: deviceKeys.byArea(projectId), queryFn: () => deviceApi.byArea(projectId!), enabled, refetchInterval: 30_000 });
   const detail = useQuery({ queryKey: projectKeys.detail(projectId), queryFn: () => projectApi.detail(projectId!), enabled, refetchInterval: 60_000 });
-  if (!enabled) return <PageContainer title="项目视图"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (!enabled) return <NoProject title="项目视图" />;
   const byArea = new Map((view.data ?? []).map((g) => [g.areaId, g.devices]));
   const project = tree.data?.[0];
   const c = detail.data?.counts;

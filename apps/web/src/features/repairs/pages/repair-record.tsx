@@ -9,7 +9,8 @@ import {
 import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
 import { DeleteLink, FormModal } from '../../../components/form-modal';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { formatDateTime } from '../../../lib/time';
 import { Can, useCan } from '../../../lib/ui';
 import { repairApi, repairKeys } from '../api';
@@ -225,8 +226,8 @@ export default function RepairRecordPage() {
   const [open, setOpen] = useState<number | null>(null);
   const [moving, setMoving] = useState<{ r: RepairDto; k: MoveKind } | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: repairKeys.all });
-  const remove = useMutation({ mutationFn: (ids: number[]) => repairApi.remove(ids), onSuccess: () => { message.success('删除成功'); void refresh(); } });
-  if (projectId === null) return <PageContainer title="维修记录"><Empty description="请先在顶部选择项目" /></PageContainer>;
+  const remove = useChange((ids: number[]) => repairApi.remove(ids), { done: '删除成功', refresh });
+  if (projectId === null) return <NoProject title="维修记录" />;
   const moveLabel = (r: RepairDto, k: MoveKind) => (k === 'assign' ? (r.status === 'processing' ? '改派' : '派单') : k === 'finish' ? '完成' : '关闭');
   return (
     <PageContainer title="维修记录">

@@ -1,7 +1,7 @@
 import { Empty, Tabs, Typography } from 'antd';
 import { useLocation } from 'react-router';
 import { REPORT_BY_CODE, reportTabs } from '@kelvin/contracts';
-import { PageContainer, useProjectId } from '../../../components/page';
+import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { useProject } from '../../../stores/project';
 import { ReportView } from '../components/report-view';
 
@@ -16,7 +16,7 @@ export default function ReportPage() {
   const projectId = useProjectId();
   const projectName = useProject((s) => s.projects.find((p) => p.id === projectId)?.label ?? '');
   if (!def) return <PageContainer title="报表"><Empty description="没有这张报表" /></PageContainer>;
-  if (projectId === null) return <PageContainer title={def.title}><Empty description="请先在顶部选择项目" /></PageContainer>;
+  if (projectId === null) return <NoProject title={def.title} />;
   const tabs = [def, ...reportTabs(def.code)];
   const view = (d: typeof def) => (
     <>

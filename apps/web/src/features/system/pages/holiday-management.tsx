@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import { HOLIDAY_TYPES, type HolidayDto } from '@kelvin/contracts/system';
 import { DataTable } from '../../../components/data-table';
 import { PageContainer } from '../../../components/page';
+import { useChange } from '../../../lib/mutations';
 import { Can, useCan } from '../../../lib/ui';
 import { FormModal, DeleteLink } from '../../../components/form-modal';
 import { useProject } from '../../../stores/project';
@@ -27,17 +28,13 @@ export default function HolidayManagement() {
   const refresh = () => qc.invalidateQueries({ queryKey: systemKeys.holidays });
   const projectOptions = [{ value: ALL, label: '全部项目' }, ...projects.map((p) => ({ value: p.id, label: p.label }))];
 
-  const save = useMutation({
-    mutationFn: (v: { date: dayjs.Dayjs; type: string; projectId: number; name?: string }) => holidayApi.save({
+  const save = useChange(
+    (v: { date: dayjs.Dayjs; type: string; projectId: number; name?: string }) => holidayApi.save({
       ...(editing !== 'new' && editing ? { id: editing.id } : {}),
       date: v.date.format('YYYY-MM-DD'), type: v.type, projectId: v.projectId || null, name: v.name || null,
     }),
-    onSuccess: () => {
-      message.success('保存成功');
-      setEditing(null);
-      refresh();
-    },
-  });
+    { done: '保存成功', refresh, then: () => setEditing(null) },
+  );
   const remove = useMutation({
     mutationFn: (ids: number[]) => holidayApi.remove(ids),
     onSuccess: (r) => {
