@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ResultCode } from '@kelvin/contracts';
 import type { KelvinConfig } from './config.ts';
-import { changesOf, dropSchema, openDatabase, poolStats, sqliteFileOf, type Db } from './db/index.ts';
+import { changesOf, dropSchema, openDatabase, poolStats, sqliteFileOf, writeGateOf, type Db } from './db/index.ts';
 import { listenForChanges } from './db/table-changes.ts';
 import { openReadDb } from './db/read-db.ts';
 import { startCheckpointer } from './db/checkpointer.ts';
@@ -137,7 +137,11 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
       ...mqttOptions, url: config.mqttUrl, shareGroup: config.mqttShareGroup,
       username: config.mqttUsername, password: config.mqttPassword, clientId: config.mqttClientId,
     })
-    : await startBrokerThread(mqttOptions, onError('mqtt'));
+    : await startBrokerThread({
+      mqtt: mqttOptions,
+      // SQLite: the thread commits reports itself (its own writer thread, through the write gate), never waiting for this one
+      sqlite: config.databaseUrl?.startsWith('postgres') ? null : { file: sqliteFileOf(config.dataDir), gate: writeGateOf(db) },
+    }, onError('mqtt'));
   const devices = await createDeviceCore({ db, readDb: reads.db, config, mqtt, live, projects, log: app.log });
   // an external broker's device accounts follow the core's credentials (Mosquitto), or ask Kelvin (EMQX)
   const broker = createBroker({ db, config, core: devices, log: app.log });

@@ -72,7 +72,7 @@ describe.runIf(sqliteOnly)('SQLite 写入闸门', () => {
     expect(rows.map((r) => r.v)).toEqual(['writer', 'main']);
   });
 
-  it('a transaction holds the gate from begin to commit: the writer thread waits for the commit', async () => {
+  it('a transaction holds the gate from its first write to its commit: the writer thread waits for the commit', async () => {
     let writerDone = 0;
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('t' as never).values({ v: 'trx-1' } as never).execute();

@@ -7,8 +7,8 @@ import {
  * a write on the main thread meeting that lock used to wait inside better-sqlite3's busy handler — synchronously,
  * the whole event loop asleep (an API answer, a command, the heartbeat) for up to ~100 ms at a time. This gate is
  * taken before SQLite's own lock: the main thread waits for it asynchronously (Atomics.waitAsync), the writer thread
- * blocks on it (Atomics.wait, it has nothing else to do), and a waiting main thread goes first at the writer's next
- * transaction. State in a SharedArrayBuffer both threads hold: [0] who holds it, [1] the main thread is waiting.
+ * blocks on it (Atomics.wait, it has nothing else to do). A transaction takes it at its first write and keeps it to
+ * its end, as SQLite keeps its lock. State in a SharedArrayBuffer both threads hold: [0] who holds it, [1] the main thread is waiting.
  */
 // Atomics.waitAsync (ES2024, in Node since 16) is not in this project's TypeScript lib
 const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, ms: number): { async: boolean; value: Promise<string> | string } }).waitAsync;
@@ -63,11 +63,18 @@ export class GatedSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const inner = super.createDriver();
     const gate = this.gate;
-    const inTransaction = new WeakSet<DatabaseConnection>();
+    // connection → its transaction holds the gate (true) or has not written yet (false)
+    const inTransaction = new WeakMap<DatabaseConnection, boolean>();
     const gated = (conn: DatabaseConnection): DatabaseConnection => ({
       async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
-        if (inTransaction.has(conn) || !isWrite(q)) return conn.executeQuery<R>(q);
+        const trx = inTransaction.get(conn);
+        if (!isWrite(q) || trx === true) return conn.executeQuery<R>(q);
         await gate.acquire();
+        // a transaction keeps the gate from its first write to its end (SQLite's lock is held that long too)
+        if (trx === false) {
+          inTransaction.set(conn, true);
+          return conn.executeQuery<R>(q);
+        }
         try {
           return await conn.executeQuery<R>(q);
         } finally {
@@ -86,11 +93,12 @@ export class GatedSqliteDialect extends SqliteDialect {
     const unwrap = (w: DatabaseConnection) => innerOf.get(w)!;
     /** a transaction's commit or rollback, after which the gate is free again */
     const ended = async (w: DatabaseConnection, end: Promise<void>) => {
+      const held = inTransaction.get(unwrap(w));
       try {
         await end;
       } finally {
         inTransaction.delete(unwrap(w));
-        gate.release();
+        if (held) gate.release();
       }
     };
     return {
@@ -102,14 +110,8 @@ export class GatedSqliteDialect extends SqliteDialect {
         return w;
       },
       async beginTransaction(w: DatabaseConnection, settings: TransactionSettings) {
-        await gate.acquire();
-        try {
-          await inner.beginTransaction(unwrap(w), settings);
-          inTransaction.add(unwrap(w));
-        } catch (err) {
-          gate.release();
-          throw err;
-        }
+        await inner.beginTransaction(unwrap(w), settings);
+        inTransaction.set(unwrap(w), false);
       },
       commitTransaction: (w: DatabaseConnection) => ended(w, inner.commitTransaction(unwrap(w))),
       rollbackTransaction: (w: DatabaseConnection) => ended(w, inner.rollbackTransaction(unwrap(w))),

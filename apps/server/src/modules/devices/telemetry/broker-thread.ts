@@ -3,7 +3,13 @@ import { startTsWorker } from '../../../lib/ts-worker.ts';
 import { DeviceGoneError, traced, type MqttHub, type MqttOptions, type MqttStatus } from '../../../plugins/mqtt.ts';
 import type { CounterBatch, IngestPort } from './ingest.ts';
 import type { AckMessage } from './parse.ts';
-import type { Report } from './writer.ts';
+import type { BatchTiming, CommittedBatch, Report } from './writer.ts';
+
+/** What the thread is started with: the broker's options, and on SQLite the file and write gate of its own writer. */
+export interface BrokerThreadData {
+  mqtt: Omit<MqttOptions, 'url' | 'onConnection'>;
+  sqlite: { file: string; gate: SharedArrayBuffer | null } | null;
+}
 
 /** The embedded broker in its own thread, seen from the main thread: an MqttHub that the ingest attaches its port to. */
 export interface BrokerThread extends MqttHub {
@@ -17,8 +23,8 @@ export const isBrokerThread = (hub: MqttHub | null): hub is BrokerThread => !!hu
  * with its reason (a taken port, a missing certificate). Devices' connections are mirrored here, so `isConnected`
  * answers at once; publishing a command is a call into the thread.
  */
-export async function startBrokerThread(options: Omit<MqttOptions, 'url' | 'onConnection'>, onError: (err: unknown) => void): Promise<BrokerThread> {
-  const worker = startTsWorker(new URL('./broker-thread.worker.ts', import.meta.url), options);
+export async function startBrokerThread(data: BrokerThreadData, onError: (err: unknown) => void): Promise<BrokerThread> {
+  const worker = startTsWorker(new URL('./broker-thread.worker.ts', import.meta.url), data);
   const connected = new Set<string>();
   let ingest: IngestPort | null = null;
   let status: MqttStatus = 'down';
@@ -49,6 +55,8 @@ export async function startBrokerThread(options: Omit<MqttOptions, 'url' | 'onCo
     acknowledge: async (deviceId: number, ack: AckMessage) => (await port()).acknowledge(deviceId, ack),
     ready: (deviceId: number) => void port().then((p) => p.ready(deviceId)),
     count: (counts: CounterBatch) => void port().then((p) => p.count(counts)),
+    committed: (batch: CommittedBatch) => void port().then((p) => p.committed(batch)),
+    timed: (t: BatchTiming) => void port().then((p) => p.timed(t)),
   }, onError);
   let closing = false;
   worker.on('error', (err) => {
@@ -80,7 +88,7 @@ export async function startBrokerThread(options: Omit<MqttOptions, 'url' | 'onCo
     attach(p: IngestPort) {
       ingest = p;
       p.onForget((code) => rpc.tell('forget', code));
-      p.beforeFlush(() => (closing ? Promise.resolve() : rpc.call('flushCounts')));
+      p.beforeFlush(() => (closing ? Promise.resolve() : rpc.call('flush')));
       attached();
     },
     publish: async (topic, payload) => {

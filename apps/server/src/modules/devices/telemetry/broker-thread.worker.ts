@@ -1,18 +1,23 @@
 // The embedded MQTT broker and the message path, on a thread of their own (broker-thread.ts starts it): devices'
 // connections, packets, acknowledgements and the parsing of every report never take the main thread's time, so an
 // API answer or a report query cannot hold up a device, and ten thousand reports a second cannot hold up the API.
-// What needs the database (device contexts, storing, acknowledgements of commands) is asked of the main thread.
+// On SQLite this thread also runs the batch writer (its transactions on the writer thread it starts): a report's
+// PUBACK never waits for the main thread. Committed batches go to the main thread for the report listeners, pending
+// commands and the live stream. On PostgreSQL the reports are stored through the main thread's writer and pool.
+// Device contexts and acknowledgements of commands are asked of the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { threadRpc } from '../../../lib/thread-rpc.ts';
 import { startMqtt, type MqttHub, type MqttOptions } from '../../../plugins/mqtt.ts';
 import { createContextCache, fromWire, type WireContext } from '../directory.ts';
 import { createIngestCounters } from './counters.ts';
+import type { BrokerThreadData } from './broker-thread.ts';
 import type { CounterBatch } from './ingest.ts';
 import { createMessagePath } from './message-path.ts';
-import type { Report } from './writer.ts';
+import { sqliteSink } from './sinks.ts';
+import { createBatchWriter, type Report } from './writer.ts';
 
 const port = parentPort!;
-const options = workerData as MqttOptions;
+const { mqtt: options, sqlite } = workerData as BrokerThreadData;
 let hub: MqttHub | null = null;
 
 const rpc = threadRpc(port, {
@@ -26,10 +31,11 @@ const rpc = threadRpc(port, {
   },
   disconnect: (clientId: string) => hub?.disconnect(clientId),
   forget: (code: string | null) => (code === null ? directory.clear() : directory.invalidate(code)),
-  flushCounts: () => flushCounts(),
+  flush: () => flush(),
   close: async () => {
     await hub?.close();
-    flushCounts();
+    if (writer) await writer.close();
+    else flushCounts();
   },
 }, (err) => rpc.tell('error', String(err)));
 
@@ -38,8 +44,18 @@ const directory = createContextCache(async (code) => {
   return wire && fromWire(wire);
 });
 const counters = createIngestCounters();
+const onError = (err: unknown) => rpc.tell('error', err instanceof Error ? err.message : String(err));
 
-/** Reports go to the main thread's batch writer in chunks (one message per turn of this loop, at most CHUNK each). */
+/** SQLite: this thread's own batch writer; its committed batches and timings are told to the main thread. */
+const writer = sqlite ? createBatchWriter({
+  sink: sqliteSink(sqlite.file, sqlite.gate),
+  counters,
+  onCommitted: (batch) => rpc.tell('committed', batch),
+  onError,
+}) : null;
+writer?.onBatch((t) => rpc.tell('timed', t));
+
+/** PostgreSQL: reports go to the main thread's batch writer in chunks (one message per turn, at most CHUNK each). */
 const CHUNK = 1000;
 let chunk: { report: Report; resolve(): void; reject(err: Error): void }[] = [];
 let scheduled = false;
@@ -58,7 +74,7 @@ function sendChunk() {
   });
 }
 
-function enqueue(report: Report): Promise<void> {
+function storeThroughMain(report: Report): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     chunk.push({ report, resolve, reject });
     if (chunk.length >= CHUNK) sendChunk();
@@ -69,25 +85,31 @@ function enqueue(report: Report): Promise<void> {
   });
 }
 
-/** counts of messages that never reach a chunk (malformed, refused, acknowledgements) */
+/** PostgreSQL: counts of messages that never reach a chunk (malformed, refused, acknowledgements) */
 function flushCounts() {
   if (!counters.dirty()) return;
   const { counters: counts, rejects } = counters.take();
   rpc.tell('count', { counters: counts, rejects } satisfies CounterBatch);
 }
-setInterval(flushCounts, 500).unref();
+if (!writer) setInterval(flushCounts, 500).unref();
+
+/** what this thread holds is stored (its writer) or handed over (its counts) */
+async function flush() {
+  if (writer) await writer.flush();
+  else flushCounts();
+}
 
 const path = createMessagePath({
   directory,
   counters,
-  enqueue,
+  enqueue: writer ? writer.enqueue : storeThroughMain,
   acknowledge: (deviceId, ack) => rpc.call('acknowledge', deviceId, ack),
   ready: (ctx) => rpc.tell('ready', ctx.id),
-  onError: (err) => rpc.tell('error', err instanceof Error ? err.message : String(err)),
+  onError,
 });
 
 try {
-  hub = await startMqtt({ ...options, onConnection: (clientId, up) => rpc.tell('connection', clientId, up) });
+  hub = await startMqtt({ ...(options as MqttOptions), onConnection: (clientId, up) => rpc.tell('connection', clientId, up) });
   hub.setHandlers(path.handlers);
   rpc.tell('listening', { port: hub.port, tlsPort: hub.tlsPort, wsPort: hub.wsPort, wsSecure: hub.wsSecure });
 } catch (err) {

@@ -8,7 +8,7 @@ import { createIngestCounters, type CounterDeltas } from './counters.ts';
 import { createMessagePath } from './message-path.ts';
 import type { AckMessage } from './parse.ts';
 import type { BatchSink } from './sinks.ts';
-import { createBatchWriter, type CommittedBatch, type Report } from './writer.ts';
+import { createBatchWriter, type BatchTiming, type CommittedBatch, type Report } from './writer.ts';
 
 /** "A report arrived": called once per stored report, after its batch committed (rules, roll-ups, billing read here). */
 export type ReportListener = (report: Readonly<Report>) => void;
@@ -30,8 +30,12 @@ export interface IngestPort {
   count(counts: CounterBatch): void;
   /** a cached context was forgotten here (null: all): the thread forgets it too */
   onForget(listener: (code: string | null) => void): void;
-  /** before the writer flushes (tests, shutdown): the thread hands over what it has counted */
+  /** before the writer flushes (tests, shutdown): the thread stores or hands over what it holds */
   beforeFlush(f: () => Promise<unknown>): void;
+  /** a batch the thread's own writer committed (SQLite): listeners, pending commands, the live stream */
+  committed(batch: CommittedBatch): void;
+  /** a transaction of the thread's writer (/metrics) */
+  timed(t: BatchTiming): void;
 }
 
 /**
@@ -101,6 +105,8 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
     count: (counts) => counters.merge(counts),
     onForget: (listener) => directory.onForget(listener),
     beforeFlush: (f) => writer.beforeFlush(f),
+    committed: onCommitted,
+    timed: (t) => writer.timed(t),
   };
 
   return {

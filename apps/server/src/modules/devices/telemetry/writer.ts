@@ -153,6 +153,10 @@ export function createBatchWriter(opts: BatchWriterOptions) {
     onBatch(listener: (t: BatchTiming) => void) {
       timings.push(listener);
     },
+    /** a transaction of another writer of this ingest (the broker thread's), for the same listeners */
+    timed(t: BatchTiming) {
+      for (const l of timings) l(t);
+    },
     async close() {
       closed = true;
       clearInterval(counterTimer);
