@@ -175,8 +175,15 @@ export async function deleteDevices(db: Db, ids: number[]) {
   await db.deleteFrom('device').where('id', 'in', ids).execute();
 }
 
-export function markConnected(db: Db, id: number, at: number) {
-  return db.updateTable('device').set({ last_connect_at: at }).where('id', '=', id).execute();
+/**
+ * Devices that just connected: their connection time. Answers those of them with commands still open (pending, or
+ * sent and not yet acknowledged): only they need a delivery run.
+ */
+export async function markConnected(db: Db, ids: number[], at: number): Promise<number[]> {
+  await db.updateTable('device').set({ last_connect_at: at }).where('id', 'in', ids).execute();
+  const open = await db.selectFrom('device_command').select('device_id').distinct()
+    .where('device_id', 'in', ids).where('status', 'in', ['pending', 'sent']).execute();
+  return open.map((r) => r.device_id);
 }
 
 /* ---------- the device operation log: one query for the list and the export ---------- */

@@ -13,6 +13,9 @@ import { createBatchWriter, type BatchTiming, type CommittedBatch, type Report }
 /** "A report arrived": called once per stored report, after its batch committed (rules, roll-ups, billing read here). */
 export type ReportListener = (report: Readonly<Report>) => void;
 
+/** how long connections are collected before their time is written */
+const CONNECTED_BATCH_MS = 100;
+
 /** Counter deltas as they cross threads (the undo stays behind). */
 export type CounterBatch = Omit<CounterDeltas, 'undo'>;
 
@@ -78,11 +81,23 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
 
   const writer = createBatchWriter({ sink: deps.sink, counters, onCommitted, onError: deps.onError, intervalMs: deps.batchIntervalMs });
 
-  /** connected and subscribed: the connection time, then the commands that waited for it */
+  /**
+   * Connected and subscribed: the connection time, then the commands that waited for it. Collected for a moment and
+   * written in one statement: ten thousand devices coming back at once are a few writes, not ten thousand.
+   */
+  let connected = new Set<number>();
+  let connectedTimer: NodeJS.Timeout | null = null;
   function ready(deviceId: number) {
-    markConnected(deps.db, deviceId, Date.now())
-      .then(() => commands.deliverPending(deviceId))
-      .catch(deps.onError);
+    connected.add(deviceId);
+    connectedTimer ??= setTimeout(() => void markAllConnected().catch(deps.onError), CONNECTED_BATCH_MS);
+  }
+  async function markAllConnected() {
+    connectedTimer = null;
+    const ids = [...connected];
+    connected = new Set();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const id of await markConnected(deps.db, ids.slice(i, i + 500), Date.now())) commands.deliverPending(id).catch(deps.onError);
+    }
   }
 
   const path = createMessagePath({

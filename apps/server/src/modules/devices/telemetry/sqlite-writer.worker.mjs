@@ -100,20 +100,22 @@ const write = db.transaction((batch) => {
 });
 
 // The write gate shared with the main thread (db/write-gate.ts): [0] who holds it (0 free, 1 main, 2 this thread),
-// [1] the main thread is waiting. This thread blocks on it (it has nothing else to do). A waiting main thread is given
-// YIELD_MS to take it first, so an API write does not wait behind a whole backlog of batches; only that long, because
-// a busy main thread is slow to wake (20 ms here cost the ingest a third of its commits in the bench).
+// [1] the main thread is waiting. This thread blocks on it (it has nothing else to do). A waiting main thread takes
+// it first, within HAND_OFF_MS: otherwise, under a backlog of batches, this thread took it again every time and the
+// main thread's writes — and every query queued behind them on its one connection — starved. The main thread's
+// writes are few and short (connection times are written in batches), so handing off costs the ingest little.
 const gate = workerData.gate ? new Int32Array(workerData.gate) : null;
 const WRITER = 2;
-const YIELD_MS = 2;
+const HAND_OFF_MS = 100;
 
 function acquire() {
   if (!gate) return;
-  const yieldUntil = Date.now() + YIELD_MS;
+  const handOffUntil = Date.now() + HAND_OFF_MS;
   for (;;) {
     const held = Atomics.load(gate, 0);
-    if (held === 0 && Atomics.load(gate, 1) === 1 && Date.now() < yieldUntil) {
-      Atomics.wait(gate, 0, 0, 2);
+    // a waiting main thread takes the free gate first (its wake-up goes through its event loop): wait until it has
+    if (held === 0 && Atomics.load(gate, 1) === 1 && Date.now() < handOffUntil) {
+      Atomics.wait(gate, 0, 0, 5);
       continue;
     }
     if (held === 0 && Atomics.compareExchange(gate, 0, 0, WRITER) === 0) return;
