@@ -102,15 +102,11 @@ export function postgresSink(db: Db): BatchSink {
   };
 }
 
-/** the writer thread's mark in the write gate (db/write-gate.ts; sqlite-writer.worker.mjs) */
-const WRITER = 2;
-
 /**
  * SQLite: batches go to a worker thread with its own connection (sqlite-writer.worker.mjs). better-sqlite3 blocks
  * its thread while it writes; there it blocks the worker, not the broker and the API, and uses the second core.
  */
 export function sqliteSink(file: string, gate: SharedArrayBuffer | null): BatchSink {
-  const worker = new Worker(new URL('./sqlite-writer.worker.mjs', import.meta.url), { workerData: { file, gate } });
   let seq = 0;
   const waiting = new Map<number, { resolve(o: BatchOutcome): void; reject(err: Error): void }>();
   let closed: (() => void) | null = null;
@@ -118,37 +114,40 @@ export function sqliteSink(file: string, gate: SharedArrayBuffer | null): BatchS
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
   };
-  worker.on('message', (m: { id?: number; closed?: boolean; error?: string } & Partial<BatchOutcome>) => {
-    if (m.closed) return closed?.();
-    const w = waiting.get(m.id!);
-    waiting.delete(m.id!);
-    if (!w) return;
-    if (m.error) w.reject(new Error(m.error));
-    else w.resolve({ inserted: m.inserted!, pending: m.pending! });
-  });
-  worker.on('error', (err) => failAll(err));
-  worker.on('exit', () => {
-    // a writer gone while holding the write gate must not keep the main thread's writes waiting
-    if (gate) {
-      const state = new Int32Array(gate);
-      if (Atomics.compareExchange(state, 0, WRITER, 0) === WRITER) Atomics.notify(state, 0);
-    }
-    failAll(new Error('ingest writer stopped'));
-  });
+  // started on the first batch: with the embedded broker the broker thread has a writer of its own, and this one
+  // only serves an external broker's ingest and the tests that write readings directly
+  let worker: Worker | null = null;
+  const started = () => {
+    if (worker) return worker;
+    const w = new Worker(new URL('./sqlite-writer.worker.mjs', import.meta.url), { workerData: { file, gate } });
+    w.on('message', (m: { id?: number; closed?: boolean; error?: string } & Partial<BatchOutcome>) => {
+      if (m.closed) return closed?.();
+      const p = waiting.get(m.id!);
+      waiting.delete(m.id!);
+      if (!p) return;
+      if (m.error) p.reject(new Error(m.error));
+      else p.resolve({ inserted: m.inserted!, pending: m.pending! });
+    });
+    w.on('error', (err) => failAll(err));
+    w.on('exit', () => failAll(new Error('ingest writer stopped')));
+    return (worker = w);
+  };
   return {
     write(batch) {
       const id = ++seq;
       return new Promise<BatchOutcome>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, batch });
+        started().postMessage({ id, batch });
       });
     },
     async close() {
+      if (!worker) return;
+      const w = worker;
       await new Promise<void>((resolve) => {
         closed = resolve;
-        worker.postMessage({ close: true });
+        w.postMessage({ close: true });
       });
-      await worker.terminate();
+      await w.terminate();
     },
   };
 }
