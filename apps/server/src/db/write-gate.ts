@@ -20,29 +20,21 @@ const MAIN_WAITING = 1;
 
 export function createWriteGate(buffer = new SharedArrayBuffer(8)) {
   const state = new Int32Array(buffer);
-  let depth = 0;
   return {
     buffer,
-    /** taken by this (main) thread; re-entrant (a write inside a transaction) */
+    /** taken by this (main) thread: once per write statement, or once by a transaction at its first write */
     async acquire(): Promise<void> {
-      if (depth > 0) {
-        depth++;
-        return;
-      }
       while (Atomics.compareExchange(state, HOLDER, FREE, MAIN) !== FREE) {
         Atomics.store(state, MAIN_WAITING, 1);
         const held = Atomics.load(state, HOLDER);
         if (held === FREE) continue;
-        // a timeout too: a writer that died holding the gate must not stop every write of the server
+        // with a timeout too, so a wake-up missed between the load and the wait is only a second late
         const wait = waitAsync(state, HOLDER, held, 1000);
         if (wait.async) await wait.value;
       }
       Atomics.store(state, MAIN_WAITING, 0);
-      depth = 1;
     },
     release() {
-      if (--depth > 0) return;
-      depth = 0;
       Atomics.store(state, HOLDER, FREE);
       Atomics.notify(state, HOLDER);
     },

@@ -26,7 +26,6 @@ export const isBrokerThread = (hub: MqttHub | null): hub is BrokerThread => !!hu
 export async function startBrokerThread(data: BrokerThreadData, onError: (err: unknown) => void): Promise<BrokerThread> {
   const worker = startTsWorker(new URL('./broker-thread.worker.ts', import.meta.url), data);
   const connected = new Set<string>();
-  let ingest: IngestPort | null = null;
   let status: MqttStatus = 'down';
   let listening: (info: { port: number; tlsPort: number | null; wsPort: number | null; wsSecure: boolean }) => void;
   let failed: (err: Error) => void;
@@ -35,12 +34,8 @@ export async function startBrokerThread(data: BrokerThreadData, onError: (err: u
     failed = reject;
   });
   // what the thread asks before the ingest is attached waits for it (a device connecting in the first moment)
-  let attached: () => void;
-  const whenAttached = new Promise<void>((resolve) => (attached = resolve));
-  const port = async () => {
-    await whenAttached;
-    return ingest!;
-  };
+  let attached: (p: IngestPort) => void;
+  const ingest = new Promise<IngestPort>((resolve) => (attached = resolve));
 
   const rpc = threadRpc(worker, {
     listening: (info: Parameters<typeof listening>[0]) => {
@@ -50,13 +45,13 @@ export async function startBrokerThread(data: BrokerThreadData, onError: (err: u
     failed: (message: string) => failed(new Error(message)),
     error: (message: string) => onError(new Error(`MQTT 线程：${message}`)),
     connection: (clientId: string, up: boolean) => (up ? connected.add(clientId) : connected.delete(clientId)),
-    lookup: async (code: string) => (await port()).lookup(code),
-    store: async (reports: Report[], counts: CounterBatch) => (await port()).store(reports, counts),
-    acknowledge: async (deviceId: number, ack: AckMessage) => (await port()).acknowledge(deviceId, ack),
-    ready: (deviceId: number) => void port().then((p) => p.ready(deviceId)),
-    count: (counts: CounterBatch) => void port().then((p) => p.count(counts)),
-    committed: (batch: CommittedBatch) => void port().then((p) => p.committed(batch)),
-    timed: (t: BatchTiming) => void port().then((p) => p.timed(t)),
+    lookup: async (code: string) => (await ingest).lookup(code),
+    store: async (reports: Report[], counts: CounterBatch) => (await ingest).store(reports, counts),
+    acknowledge: async (deviceId: number, ack: AckMessage) => (await ingest).acknowledge(deviceId, ack),
+    ready: (deviceId: number) => void ingest.then((p) => p.ready(deviceId)),
+    count: (counts: CounterBatch) => void ingest.then((p) => p.count(counts)),
+    committed: (batch: CommittedBatch) => void ingest.then((p) => p.committed(batch)),
+    timed: (t: BatchTiming) => void ingest.then((p) => p.timed(t)),
   }, onError);
   let closing = false;
   worker.on('error', (err) => {
@@ -86,10 +81,9 @@ export async function startBrokerThread(data: BrokerThreadData, onError: (err: u
       throw new Error('the broker thread runs its own message path: attach the ingest port instead');
     },
     attach(p: IngestPort) {
-      ingest = p;
       p.onForget((code) => rpc.tell('forget', code));
       p.beforeFlush(() => (closing ? Promise.resolve() : rpc.call('flush')));
-      attached();
+      attached(p);
     },
     publish: async (topic, payload) => {
       if (!(await rpc.call<boolean>('publish', topic, payload))) throw new DeviceGoneError(topic.split('/')[2] ?? topic);

@@ -44,6 +44,11 @@ const directory = createContextCache(async (code) => {
   return wire && fromWire(wire);
 });
 const counters = createIngestCounters();
+/** the counts so far, as they cross to the main thread */
+const takeCounts = (): CounterBatch => {
+  const { counters: counts, rejects } = counters.take();
+  return { counters: counts, rejects };
+};
 const onError = (err: unknown) => rpc.tell('error', err instanceof Error ? err.message : String(err));
 
 /** SQLite: this thread's own batch writer; its committed batches and timings are told to the main thread. */
@@ -65,8 +70,7 @@ function sendChunk() {
   const items = chunk;
   chunk = [];
   if (!items.length) return;
-  const { counters: counts, rejects } = counters.take();
-  rpc.call<number[]>('store', items.map((i) => i.report), { counters: counts, rejects } satisfies CounterBatch).then((failed) => {
+  rpc.call<number[]>('store', items.map((i) => i.report), takeCounts()).then((failed) => {
     const bad = new Set(failed);
     items.forEach((item, n) => (bad.has(n) ? item.reject(new Error('report not stored')) : item.resolve()));
   }, (err: Error) => {
@@ -87,9 +91,7 @@ function storeThroughMain(report: Report): Promise<void> {
 
 /** PostgreSQL: counts of messages that never reach a chunk (malformed, refused, acknowledgements) */
 function flushCounts() {
-  if (!counters.dirty()) return;
-  const { counters: counts, rejects } = counters.take();
-  rpc.tell('count', { counters: counts, rejects } satisfies CounterBatch);
+  if (counters.dirty()) rpc.tell('count', takeCounts());
 }
 if (!writer) setInterval(flushCounts, 500).unref();
 

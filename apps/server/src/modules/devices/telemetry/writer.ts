@@ -62,9 +62,10 @@ export function createBatchWriter(opts: BatchWriterOptions) {
   let closed = false;
   const timings: ((t: BatchTiming) => void)[] = [];
   const beforeFlush: (() => Promise<unknown>)[] = [];
-  const timed = (messages: number, started: number, ok: boolean) => {
-    for (const t of timings) t({ messages, seconds: (performance.now() - started) / 1000, ok });
+  const report = (t: BatchTiming) => {
+    for (const l of timings) l(t);
   };
+  const timed = (messages: number, started: number, ok: boolean) => report({ messages, seconds: (performance.now() - started) / 1000, ok });
   // counters of messages that never reach a batch (malformed, refused) still get written now and then
   const counterTimer = setInterval(() => {
     if (!running && counters.dirty()) kick();
@@ -154,9 +155,7 @@ export function createBatchWriter(opts: BatchWriterOptions) {
       timings.push(listener);
     },
     /** a transaction of another writer of this ingest (the broker thread's), for the same listeners */
-    timed(t: BatchTiming) {
-      for (const l of timings) l(t);
-    },
+    timed: report,
     async close() {
       closed = true;
       clearInterval(counterTimer);
