@@ -288,6 +288,15 @@ describe('billing engine', () => {
     // a device that rejects is retried later, and listed
     await k.kelvin.devices.commands.acknowledge(r.deviceId, { id: on.id, ok: false, error: '设备忙' });
     await expect.poll(async () => (await data('GET', `/api/v1/billing/supply?accountId=${r.accountId}&status=failed`)).total).toBe(1);
+    // sent again; its acknowledgement reaches the database unseen by this process (another process took it, or it came
+    // before the action named its command): the sweep settles the action from the command's own status
+    await k.kelvin.billing.prepaid.retry(after.rows[0].id);
+    const retried = (await data('GET', `/api/v1/billing/supply?accountId=${r.accountId}`)).rows[0];
+    expect(retried).toMatchObject({ action: 'reconnect', status: 'pending', attempts: 2 });
+    expect(retried.commandId).not.toBe(on.id);
+    await k.db.updateTable('device_command').set({ status: 'acked', finished_at: Date.now() }).where('id', '=', retried.commandId).execute();
+    await k.kelvin.billing.prepaid.sweep();
+    expect((await data('GET', `/api/v1/billing/supply?accountId=${r.accountId}`)).rows[0]).toMatchObject({ id: retried.id, status: 'acked', lastError: null });
   });
 
   it('tenancy and bad input: another tenant sees nothing, a bad quote changes nothing', async () => {

@@ -80,6 +80,9 @@ export function createPrepaidLoop(deps: { db: Db; core: DeviceCore; accounts: Ac
     const value = s.action === 'cutoff' ? supply.off : supply.on;
     const cmd = await core.issueCommand(await core.devices.target(device), { fieldCode: supply.field, value }, { userId: null, username: s.action === 'cutoff' ? '计费引擎（欠费断开）' : '计费引擎（充值恢复）' }, { ttl: COMMAND_TTL_S });
     await db.updateTable('billing_supply').set({ status: 'pending', command_id: cmd.id, attempts: s.attempts + 1, next_try_at: null, updated_at: Date.now() }).where('id', '=', s.id).execute();
+    // a device that answers before the action names its command had its outcome passed by: settle it now
+    const done = await core.awaitOutcome(cmd.id, { timeoutMs: 0 });
+    if (done) await onCommandFinished(done);
   }
 
   /** A command finished (in this process): settle its supply action. */
@@ -109,6 +112,11 @@ export function createPrepaidLoop(deps: { db: Db; core: DeviceCore; accounts: Ac
     for (const e of unhandled) {
       await handle({ id: e.id, tenantId: e.tenant_id, projectId: e.project_id, accountId: e.account_id, kind: e.kind as BalanceEvent['kind'], balanceFen: Number(e.balance_fen) }).catch(deps.onError);
     }
+    // pending actions whose command finished unseen here (before it was linked, or in another process)
+    const finished = await db.selectFrom('billing_supply').innerJoin('device_command', 'device_command.id', 'billing_supply.command_id')
+      .select(['device_command.id', 'device_command.status', 'device_command.error'])
+      .where('billing_supply.status', '=', 'pending').where('device_command.status', 'in', ['acked', 'rejected', 'expired']).orderBy('billing_supply.id').limit(200).execute();
+    for (const c of finished) await onCommandFinished({ commandId: c.id, status: c.status as CommandOutcome['status'], error: c.error }).catch(deps.onError);
     const due = await db.selectFrom('billing_supply').select('id').where('status', '=', 'failed').where('next_try_at', '<=', now).orderBy('id').limit(200).execute();
     for (const s of due) await issue(s.id).catch(deps.onError);
     await loadHeldOff();
