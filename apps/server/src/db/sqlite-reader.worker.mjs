@@ -3,6 +3,9 @@
 // Plain JavaScript so it loads the same under tsx, vitest and node.
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { lowerThisThread } from '../lib/thread-priority.mjs';
+
+lowerThisThread(10);
 
 const db = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
