@@ -1,6 +1,7 @@
 import type { StrategyCondition } from '@kelvin/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
+import { createReportQueue } from '../../lib/report-queue.ts';
 import type { ReportListener } from '../devices/index.ts';
 import * as repo from './repository.ts';
 import type { TaskRow } from './repository.ts';
@@ -40,9 +41,6 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
   const { db, runs, clock } = deps;
   const byProject = new Map<number, { at: number; tasks: Armed[] } | Promise<{ at: number; tasks: Armed[] }>>();
   const since = new Map<string, number>();
-  let pending = Promise.resolve();
-  let queued = 0;
-  let dropped = 0;
 
   async function armed(projectId: number): Promise<Armed[]> {
     const hit = byProject.get(projectId);
@@ -86,8 +84,16 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
     await runs.runNow(plan, `t:${a.task.id}`, 'strategy');
   }
 
-  async function evaluate(r: Report) {
-    const list = await armed(r.projectId);
+  /** A report against its project's strategy tasks: synchronous unless the tasks must be read or one fires. */
+  function evaluate(r: Report): Promise<void> | void {
+    const hit = byProject.get(r.projectId);
+    if (hit && !(hit instanceof Promise) && clock.now() - hit.at < TASKS_TTL_MS) return evaluateWith(r, hit.tasks);
+    return armed(r.projectId).then((tasks) => evaluateWith(r, tasks));
+  }
+
+  function evaluateWith(r: Report, list: Armed[]): Promise<void> | void {
+    /** firings, in order, after the walk (a firing's cool-down is claimed in the database; nothing the walk reads) */
+    let firings: (() => Promise<void>)[] | undefined;
     for (const a of list) {
       const c = a.condition;
       const fromSensor = c.source === 'sensor';
@@ -101,29 +107,31 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
       }
       const start = since.get(key) ?? r.ts;
       since.set(key, start);
-      if (r.ts - start >= c.forMinutes * 60_000) await fire(a, fromSensor ? null : r.deviceId, point.num, clock.now());
+      const value = point.num;
+      if (r.ts - start >= c.forMinutes * 60_000) (firings ??= []).push(() => fire(a, fromSensor ? null : r.deviceId, value, clock.now()));
+    }
+    if (firings) {
+      const todo = firings;
+      return (async () => {
+        for (const firing of todo) await firing();
+      })();
     }
   }
 
+  const queue = createReportQueue<Readonly<Report>>({ max: MAX_QUEUE, handle: evaluate, onError: deps.onError });
+
   return {
     /** The core's "a report arrived": queued, evaluated in order off the ingest path. */
-    onReport(r: Readonly<Report>) {
-      if (queued >= MAX_QUEUE) {
-        dropped++;
-        return;
-      }
-      queued++;
-      pending = pending.then(() => evaluate(r)).catch(deps.onError).finally(() => { queued--; });
-    },
+    onReport: (r: Readonly<Report>) => queue.push(r),
     /** reports not evaluated because the queue was full */
-    dropped: () => dropped,
+    dropped: () => queue.stats().dropped,
     /** Read the project's strategy tasks again on the next report (one changed in this process). */
     invalidate(projectId?: number) {
       if (projectId === undefined) byProject.clear();
       else byProject.delete(projectId);
     },
     /** Waits until every queued report has been evaluated (tests). */
-    idle: () => pending,
+    idle: queue.idle,
   };
 }
 

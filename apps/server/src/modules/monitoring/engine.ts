@@ -1,6 +1,7 @@
 import { breaks, fieldDisplay, fieldOf, withinHours, type LiveAlarmEvent, type MonitorOperator } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { systemScope } from '../../lib/scope.ts';
+import { createReportQueue } from '../../lib/report-queue.ts';
 import type { LiveHub } from '../../plugins/live.ts';
 import type { DeviceCore, ReportListener } from '../devices/index.ts';
 import * as repo from './repository.ts';
@@ -61,11 +62,7 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
   };
   /** device:field → its previous reading, kept only for fields that a `delta` rule watches */
   const previous = new Map<string, number>();
-  const queue: Report[] = [];
-  let draining = false;
-  let dropped = 0;
   let sweeper: NodeJS.Timeout | null = null;
-  let stopped = false;
 
   async function projectRules(projectId: number) {
     const hit = rules.get(projectId);
@@ -110,10 +107,18 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
     publish(await repo.clearAlarm(db, rule.id, deviceId, at));
   }
 
-  async function evaluate(r: Report) {
-    const { byType, byId, active } = await projectRules(r.projectId);
+  /** A report against its project's rules: synchronous unless the rules must be read or an alarm changes state. */
+  function evaluate(r: Report): Promise<void> | void {
+    const hit = rules.get(r.projectId);
+    if (hit && Date.now() - hit.at < RULES_TTL_MS) return evaluateWith(r, hit);
+    return projectRules(r.projectId).then((entry) => evaluateWith(r, entry));
+  }
+
+  function evaluateWith(r: Report, { byType, byId, active }: Awaited<ReturnType<typeof projectRules>>): Promise<void> | void {
     const byField = byType.get(r.deviceType);
     if (!byField) return;
+    /** raises and clears, in order, after the report's rules were walked (nothing they change is read in the walk) */
+    let changes: (() => Promise<void>)[] | undefined;
     const minute = minuteOfDay(r.ts);
     const mine = touched.get(r.deviceId);
     for (const point of r.points) {
@@ -141,29 +146,24 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
           breach.set(key, b);
           touch(r.deviceId, rule.id);
           const held = r.ts - b.since >= rule.for_seconds * 1000 && b.count >= rule.for_reports;
-          if (!active.has(key) && held) await raise(rule, r.deviceId, fieldDisplay(r.deviceType, rule.field_code, value), r.ts);
+          if (!active.has(key) && held) (changes ??= []).push(() => raise(rule, r.deviceId, fieldDisplay(r.deviceType, rule.field_code, value), r.ts));
         } else {
           breach.delete(key);
-          if (active.has(key)) await clear(rule, r.deviceId, r.ts);
+          if (active.has(key)) (changes ??= []).push(() => clear(rule, r.deviceId, r.ts));
           untouch(r.deviceId, rule.id);
         }
       }
       if (index.delta.length) previous.set(prevKey, value);
     }
-  }
-
-  async function drain() {
-    if (draining) return;
-    draining = true;
-    try {
-      while (queue.length && !stopped) {
-        const r = queue.shift()!;
-        await evaluate(r).catch(deps.onError);
-      }
-    } finally {
-      draining = false;
+    if (changes) {
+      const todo = changes;
+      return (async () => {
+        for (const change of todo) await change();
+      })();
     }
   }
+
+  const queue = createReportQueue<Report>({ max: MAX_QUEUE, handle: evaluate, onError: deps.onError });
 
   /** Offline rules: a device of the rule's type that has not reported for the threshold raises; a report clears. */
   async function sweep(now = Date.now()) {
@@ -183,14 +183,7 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
     }
   }
 
-  const onReport: ReportListener = (r) => {
-    if (queue.length >= MAX_QUEUE) {
-      dropped++;
-      return;
-    }
-    queue.push(r);
-    void drain();
-  };
+  const onReport: ReportListener = (r) => queue.push(r);
 
   return {
     onReport,
@@ -208,18 +201,16 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
       return n;
     },
     /** Waits until every queued report has been evaluated (tests, shutdown). */
-    async idle() {
-      while (queue.length || draining) await new Promise((r) => setTimeout(r, 10));
-    },
-    stats: () => ({ queued: queue.length, dropped }),
+    idle: queue.idle,
+    stats: queue.stats,
     start() {
       sweeper = setInterval(() => void sweep().catch(deps.onError), OFFLINE_SWEEP_MS);
       sweeper.unref();
     },
     async stop() {
       if (sweeper) clearInterval(sweeper);
-      stopped = true;
-      while (draining) await new Promise((r) => setTimeout(r, 10));
+      queue.stop();
+      await queue.idle();
     },
   };
 }
