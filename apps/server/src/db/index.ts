@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, sql, type KyselyPlugin, type Migrati
 import type { Database } from './schema.ts';
 import { RefuseEmptyUpdate } from './empty-update.ts';
 import { TableChanges, TableChangesPlugin } from './table-changes.ts';
+import { withStatementCache } from './statement-cache.ts';
 import { GatedSqliteDialect, createWriteGate } from './write-gate.ts';
 import { logQuerySpan } from '../lib/trace.ts';
 import * as m001 from './migrations/001-foundation.ts';
@@ -137,7 +138,7 @@ export function createDb(opts: DbOptions): Db {
   // writes wait for the ingest writer thread asynchronously, never asleep in SQLite's busy handler (db/write-gate.ts)
   const gate = createWriteGate();
   // every query of a request becomes a span of its trace (lib/trace.ts; nothing outside a request)
-  const db = withChanges((plugins) => new Kysely<Database>({ dialect: new GatedSqliteDialect({ database: file }, gate), plugins, log: logQuerySpan }));
+  const db = withChanges((plugins) => new Kysely<Database>({ dialect: new GatedSqliteDialect({ database: withStatementCache(file) }, gate), plugins, log: logQuerySpan }));
   gates.set(db, gate.buffer);
   return db;
 }
