@@ -2,6 +2,17 @@
 const SLICE_MS = 5;
 
 /**
+ * A handler's deferred steps (raises, clears, firings), one after another: undefined when there are none, so an item
+ * that changes nothing costs no promise.
+ */
+export function inOrder(steps: (() => Promise<void>)[] | undefined): Promise<void> | undefined {
+  if (!steps) return undefined;
+  return (async () => {
+    for (const step of steps) await step();
+  })();
+}
+
+/**
  * Items handled one after another, in order, on the main thread, without holding up its event loop: a handler that
  * needs no I/O answers synchronously (no promise per item), one that does returns a promise and the next item waits
  * for it; every few milliseconds the drain yields (setImmediate), so ten thousand reports of one committed batch are

@@ -1,7 +1,7 @@
 import type { StrategyCondition } from '@kelvin/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/index.ts';
-import { createReportQueue } from '../../lib/report-queue.ts';
+import { createReportQueue, inOrder } from '../../lib/report-queue.ts';
 import type { ReportListener } from '../devices/index.ts';
 import * as repo from './repository.ts';
 import type { TaskRow } from './repository.ts';
@@ -42,9 +42,16 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
   const byProject = new Map<number, { at: number; tasks: Armed[] } | Promise<{ at: number; tasks: Armed[] }>>();
   const since = new Map<string, number>();
 
-  async function armed(projectId: number): Promise<Armed[]> {
+  /** the project's armed tasks while they are read and fresh */
+  function freshTasks(projectId: number): Armed[] | undefined {
     const hit = byProject.get(projectId);
-    if (hit && !(hit instanceof Promise) && clock.now() - hit.at < TASKS_TTL_MS) return hit.tasks;
+    return hit && !(hit instanceof Promise) && clock.now() - hit.at < TASKS_TTL_MS ? hit.tasks : undefined;
+  }
+
+  async function armed(projectId: number): Promise<Armed[]> {
+    const fresh = freshTasks(projectId);
+    if (fresh) return fresh;
+    const hit = byProject.get(projectId);
     if (hit instanceof Promise) return (await hit).tasks;
     const loading = (async () => {
       const tasks: Armed[] = [];
@@ -86,8 +93,8 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
 
   /** A report against its project's strategy tasks: synchronous unless the tasks must be read or one fires. */
   function evaluate(r: Report): Promise<void> | void {
-    const hit = byProject.get(r.projectId);
-    if (hit && !(hit instanceof Promise) && clock.now() - hit.at < TASKS_TTL_MS) return evaluateWith(r, hit.tasks);
+    const fresh = freshTasks(r.projectId);
+    if (fresh) return evaluateWith(r, fresh);
     return armed(r.projectId).then((tasks) => evaluateWith(r, tasks));
   }
 
@@ -110,12 +117,7 @@ export function createStrategyEngine(deps: { db: Db; runs: Runs; clock: Clock; o
       const value = point.num;
       if (r.ts - start >= c.forMinutes * 60_000) (firings ??= []).push(() => fire(a, fromSensor ? null : r.deviceId, value, clock.now()));
     }
-    if (firings) {
-      const todo = firings;
-      return (async () => {
-        for (const firing of todo) await firing();
-      })();
-    }
+    return inOrder(firings);
   }
 
   const queue = createReportQueue<Readonly<Report>>({ max: MAX_QUEUE, handle: evaluate, onError: deps.onError });

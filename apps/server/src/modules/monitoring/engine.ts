@@ -1,7 +1,7 @@
 import { breaks, fieldDisplay, fieldOf, withinHours, type LiveAlarmEvent, type MonitorOperator } from '@kelvin/contracts';
 import type { Db } from '../../db/index.ts';
 import { systemScope } from '../../lib/scope.ts';
-import { createReportQueue } from '../../lib/report-queue.ts';
+import { createReportQueue, inOrder } from '../../lib/report-queue.ts';
 import type { LiveHub } from '../../plugins/live.ts';
 import type { DeviceCore, ReportListener } from '../devices/index.ts';
 import * as repo from './repository.ts';
@@ -64,9 +64,15 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
   const previous = new Map<string, number>();
   let sweeper: NodeJS.Timeout | null = null;
 
-  async function projectRules(projectId: number) {
+  /** the project's cached rules while they are fresh */
+  function freshRules(projectId: number) {
     const hit = rules.get(projectId);
-    if (hit && Date.now() - hit.at < RULES_TTL_MS) return hit;
+    return hit && Date.now() - hit.at < RULES_TTL_MS ? hit : undefined;
+  }
+
+  async function projectRules(projectId: number) {
+    const hit = freshRules(projectId);
+    if (hit) return hit;
     const [rows, active] = await Promise.all([repo.enabledRules(db, projectId), repo.activeKeys(db, projectId)]);
     for (const key of active) {
       const [ruleId, deviceId] = key.split(':').map(Number);
@@ -109,8 +115,8 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
 
   /** A report against its project's rules: synchronous unless the rules must be read or an alarm changes state. */
   function evaluate(r: Report): Promise<void> | void {
-    const hit = rules.get(r.projectId);
-    if (hit && Date.now() - hit.at < RULES_TTL_MS) return evaluateWith(r, hit);
+    const hit = freshRules(r.projectId);
+    if (hit) return evaluateWith(r, hit);
     return projectRules(r.projectId).then((entry) => evaluateWith(r, entry));
   }
 
@@ -155,12 +161,7 @@ export function createAlarmEngine(deps: { db: Db; core: DeviceCore; live: LiveHu
       }
       if (index.delta.length) previous.set(prevKey, value);
     }
-    if (changes) {
-      const todo = changes;
-      return (async () => {
-        for (const change of todo) await change();
-      })();
-    }
+    return inOrder(changes);
   }
 
   const queue = createReportQueue<Report>({ max: MAX_QUEUE, handle: evaluate, onError: deps.onError });
