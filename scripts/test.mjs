@@ -7,6 +7,9 @@ import path from 'node:path';
 const only = process.argv[2];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kelvin-results-'));
 const results = [];
+// names of failed tests, printed again in the summary: CI shows only the tail of a long run
+const failures = [];
+const firstLine = (m) => String(m ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 200) ?? '';
 
 function run(title, cmd, args, env = {}) {
   console.log(`\n▶ ${title}`);
@@ -29,8 +32,21 @@ function vitest(title, args, env = {}) {
   if (fs.existsSync(out)) {
     const j = JSON.parse(fs.readFileSync(out, 'utf8'));
     passed = j.numPassedTests;
-    failed = j.numFailedTests + (j.numFailedTestSuites ?? 0) || (r.code === 0 ? 0 : 1);
+    // a failed test, or a file that failed outside its tests (a hook, an import, an unhandled error) counts once
+    let failedFiles = 0;
+    for (const file of j.testResults ?? []) {
+      const where = path.relative(process.cwd(), file.name ?? '');
+      if (file.status === 'failed' && !(file.assertionResults ?? []).some((a) => a.status === 'failed')) {
+        failedFiles++;
+        failures.push(`[${title}] ${where}: ${firstLine(file.message)}`);
+      }
+      for (const a of file.assertionResults ?? []) {
+        if (a.status === 'failed') failures.push(`[${title}] ${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+      }
+    }
+    failed = j.numFailedTests + failedFiles || (r.code === 0 ? 0 : 1);
   }
+  if (r.code !== 0 && !failures.some((f) => f.startsWith(`[${title}]`))) failures.push(`[${title}] 退出码 ${r.code}，错误不属于某个测试（如未处理的异常），见上方输出`);
   results.push({ title, passed, failed, seconds: r.seconds });
 }
 
@@ -43,6 +59,15 @@ function playwright(title) {
     const s = JSON.parse(fs.readFileSync(out, 'utf8')).stats ?? {};
     passed = (s.expected ?? 0) + (s.flaky ?? 0);
     failed = (s.unexpected ?? 0) || (r.code === 0 ? 0 : 1);
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status === 'unexpected') failures.push(`[${title}] ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(t.results?.at(-1)?.error?.message)}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of JSON.parse(fs.readFileSync(out, 'utf8')).suites ?? []) walk(suite);
   }
   results.push({ title, passed, failed, seconds: r.seconds });
 }
@@ -64,6 +89,11 @@ if (only === 'faults') check('故障注入 (kill -9、数据库忙、端口占�
 if (want('e2e')) playwright('浏览器测试 (Chromium)');
 
 console.log('\n──────── 汇总 ────────');
+if (failures.length) {
+  console.log('失败的测试：');
+  // eslint-disable-next-line no-control-regex -- the terminal colours in vitest's messages
+  for (const f of failures) console.log(`  ✗ ${f.replace(/\x1b\[[0-9;]*m/g, '')}`);
+}
 for (const r of results) console.log(`${r.failed ? '✗' : '✓'} ${r.title.padEnd(28)} ${String(r.passed).padStart(4)} 通过 ${String(r.failed).padStart(3)} 失败  ${r.seconds}s`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
