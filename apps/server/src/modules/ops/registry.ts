@@ -1,10 +1,9 @@
 import os from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { HEARTBEAT_MS, INSTANCE_KEEP_MS, instanceStatus, type InstanceDto, type InstanceRole } from '@kelvin/contracts';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/index.ts';
 import type { OpsInstanceTable } from '../../db/schema.ts';
-import { processHealth } from '../../lib/process-health.ts';
+import { loopDelayHistogram, loopDelayMs, processHealth } from '../../lib/process-health.ts';
 
 export interface Clock {
   now(): number;
@@ -33,14 +32,13 @@ export function createRegistry(deps: {
   const intervalMs = deps.intervalMs ?? HEARTBEAT_MS;
   const startedAt = clock.now();
   // event-loop delay over each heartbeat interval (process-health.ts keeps the last full minute for the monitor)
-  const loop = monitorEventLoopDelay({ resolution: 10 });
-  loop.enable();
+  const loop = loopDelayHistogram();
   let timer: NodeJS.Timeout | null = null;
   let beats = 0;
 
   function figures() {
     const health = processHealth();
-    const p99 = loop.count ? Math.round(loop.percentile(99) / 1e4) / 100 : null;
+    const p99 = loop.count ? loopDelayMs(loop.percentile(99)) : null;
     loop.reset();
     return {
       load1: Math.round(os.loadavg()[0]! * 100) / 100,
