@@ -252,12 +252,16 @@ export function loopSampler(registry, pid) {
      * run late when the loop is blocked), or 5 s before it when that one was not seen.
      */
     worst(t0, t1) {
+      const inside = this.intervals(t0, t1);
+      return inside.length ? Math.max(...inside) : null;
+    },
+    /** the p99 of each of those intervals, in time order */
+    intervals(t0, t1) {
       const seen = [...beats].sort((a, b) => a[0] - b[0]);
-      const inside = seen.filter(([at], i) => {
+      return seen.filter(([at], i) => {
         const from = i > 0 ? seen[i - 1][0] : at - HEARTBEAT_MS;
         return Math.min(at, t1) - Math.max(from, t0) >= (at - from) / 2;
       }).map(([, p99]) => p99);
-      return inside.length ? Math.max(...inside) : null;
     },
     stop: () => clearInterval(timer),
   };
