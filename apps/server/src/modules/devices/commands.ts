@@ -168,12 +168,15 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
     }
   }
 
-  /** Published commands become sent, in one statement; those that were pending get their log result and live event. */
-  async function markSent(rows: CommandRow[]) {
+  /**
+   * Published commands become sent, in one statement; those that were pending get their log result and live event.
+   * `at`: when publishing began — the device's acknowledgement can be received (and timed) before the publish call
+   * returns here, so a time taken now could come after the command's finished_at.
+   */
+  async function markSent(rows: CommandRow[], at: number) {
     if (!rows.length) return;
-    const now = Date.now();
     // an acknowledgement may already have come back: only open commands become (or stay) sent
-    const updated = await db.updateTable('device_command').set({ status: 'sent', sent_at: now })
+    const updated = await db.updateTable('device_command').set({ status: 'sent', sent_at: at })
       .where('id', 'in', rows.map((r) => r.id)).where('status', 'in', OPEN)
       .returning(['id', 'device_id', 'project_id', 'tenant_id', 'status', 'error'])
       .execute();
@@ -186,8 +189,9 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
   }
 
   async function send(target: Pick<CommandTarget, 'tenantCode' | 'deviceCode' | 'deviceType'>, row: CommandRow): Promise<boolean> {
+    const at = Date.now();
     if (!(await publish(target, row))) return false;
-    await markSent([row]);
+    await markSent([row], at);
     return true;
   }
 
@@ -338,8 +342,9 @@ export function createCommandService(deps: { db: Db; mqtt: MqttHub | null; live:
       const out: { id: number; status: CommandStatus; error: string | null }[] = [];
       for (let i = 0; i < created.length; i += 200) {
         const chunk = created.slice(i, i + 200);
+        const at = Date.now();
         const published = await Promise.all(chunk.map(({ row, target }) => (reachable(target, false) ? publish(target, row) : false)));
-        await markSent(chunk.filter((_, j) => published[j]).map((c) => c.row));
+        await markSent(chunk.filter((_, j) => published[j]).map((c) => c.row), at);
         chunk.forEach(({ row }, j) => out.push({ id: row.id, status: published[j] ? 'sent' : 'pending', error: null }));
       }
       return out;
