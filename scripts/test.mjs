@@ -10,6 +10,10 @@ const results = [];
 // names of failed tests, printed again in the summary: CI shows only the tail of a long run
 const failures = [];
 const firstLine = (m) => String(m ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 200) ?? '';
+/** a run that failed with no test of its own named (a setup, an unhandled error) is named by its exit code */
+function nameUnnamed(title, code) {
+  if (code !== 0 && !failures.some((f) => f.startsWith(`[${title}]`))) failures.push(`[${title}] 退出码 ${code}，错误不属于某个测试（如未处理的异常），见上方输出`);
+}
 
 function run(title, cmd, args, env = {}) {
   console.log(`\n▶ ${title}`);
@@ -46,7 +50,7 @@ function vitest(title, args, env = {}) {
     }
     failed = j.numFailedTests + failedFiles || (r.code === 0 ? 0 : 1);
   }
-  if (r.code !== 0 && !failures.some((f) => f.startsWith(`[${title}]`))) failures.push(`[${title}] 退出码 ${r.code}，错误不属于某个测试（如未处理的异常），见上方输出`);
+  nameUnnamed(title, r.code);
   results.push({ title, passed, failed, seconds: r.seconds });
 }
 
@@ -56,7 +60,8 @@ function playwright(title) {
   let passed = 0;
   let failed = r.code === 0 ? 0 : 1;
   if (fs.existsSync(out)) {
-    const s = JSON.parse(fs.readFileSync(out, 'utf8')).stats ?? {};
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const s = report.stats ?? {};
     passed = (s.expected ?? 0) + (s.flaky ?? 0);
     failed = (s.unexpected ?? 0) || (r.code === 0 ? 0 : 1);
     const walk = (suite) => {
@@ -67,8 +72,9 @@ function playwright(title) {
       }
       for (const child of suite.suites ?? []) walk(child);
     };
-    for (const suite of JSON.parse(fs.readFileSync(out, 'utf8')).suites ?? []) walk(suite);
+    for (const suite of report.suites ?? []) walk(suite);
   }
+  nameUnnamed(title, r.code);
   results.push({ title, passed, failed, seconds: r.seconds });
 }
 
