@@ -204,7 +204,7 @@ export async function buildKelvin(config: KelvinConfig, opts: { clock?: Clock; s
   });
 
   // The data center reads what the other modules keep (and the core's roll-ups); it writes nothing.
-  const reports = createReports({ db: reads.db, core: devices, projects });
+  const reports = createReports({ db: reads.db, primaryDb: db, core: devices, projects });
   // Repair work orders name the project's devices through the core; photos live under the data dir.
   const repairs = createRepairs({ db, projects, devices: devices.devices, dataDir: config.dataDir });
   // The big screens read the core's state and roll-ups and monitoring's active alarms; their share links are theirs.

@@ -1,10 +1,9 @@
 import { DATADEMO_MAX_RANGE_MS, DEVICE_TYPE_BY_CODE, datademoResolution, type DatademoDevice, type DatademoSeries, type Page } from '@kelvin/contracts';
-import type { Db } from '../../db/index.ts';
 import { invalid, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
-import { codeOrNameLike, type DeviceCore } from '../devices/index.ts';
-import type { ProjectService } from '../projects/index.ts';
+import { codeOrNameLike } from '../devices/index.ts';
 import { loadPlaces } from './places.ts';
+import type { ReportDeps } from './service.ts';
 
 /** The numeric fields of a type (what can be charted), hidden ones left out. */
 function numericFields(type: string) {
@@ -16,8 +15,8 @@ function numericFields(type: string) {
  * the mean of each hour (≤ 62 days) or day (≤ two years) from the roll-ups; the chart gets them all, the table the
  * same points newest first by page.
  */
-export function createDatademo(deps: { db: Db; core: DeviceCore; projects: ProjectService }) {
-  const { db, core, projects } = deps;
+export function createDatademo(deps: ReportDeps) {
+  const { primaryDb, core, projects } = deps;
 
   async function readings(actor: Actor, q: { deviceId: number; field: string; from: number; to: number }) {
     const device = await core.devices.deviceById(actor.scope, q.deviceId);
@@ -44,7 +43,7 @@ export function createDatademo(deps: { db: Db; core: DeviceCore; projects: Proje
       let query = core.devices.scopedDevices(actor.scope).where('project_id', '=', project.id);
       if (q.keyword) query = query.where(codeOrNameLike(q.keyword));
       const rows = await query.select(['id', 'device_code', 'device_name', 'device_type', 'area_id']).orderBy('device_code').limit(50).execute();
-      const places = await loadPlaces(db, project.tenant_id, project.id);
+      const places = await loadPlaces(primaryDb, project.tenant_id, project.id);
       return rows.map((r) => ({
         id: r.id, deviceCode: r.device_code, deviceName: r.device_name, typeName: DEVICE_TYPE_BY_CODE.get(r.device_type)?.name ?? r.device_type,
         location: places.pathOf(r.area_id), fields: numericFields(r.device_type),

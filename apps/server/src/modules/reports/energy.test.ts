@@ -90,3 +90,23 @@ describe('年度数据 annualData', () => {
     expect(page.chart.series.usage[3]).toBe(21);
   });
 });
+
+describe('the project devices and places the reports keep', () => {
+  it('a renamed device, a renamed building and a moved meter show in the next report', async () => {
+    const april = `projectId=${a.projectId}&from=${APRIL}&to=${MAY}&counter=f70`;
+    const rowOf = async (id: number) => (await get(`/api/v1/device/useenergy?${april}`)).rows.find((r: { deviceId: number }) => r.deviceId === id);
+    expect(await rowOf(meterB)).toMatchObject({ location: '2号楼' });
+    expect((await get(`/api/v1/datacenter/datastats?${april}&grain=month&areaId=${building2}`)).totals).toEqual({ usage: 4.75 });
+
+    const admin = await k.loginAdmin();
+    const put = async (url: string, body: object) => expect((await k.call('PUT', url, { token: admin, body })).body.code).toBe(200);
+    await put(`/api/v1/device/updatedevice/${meterB}`, { deviceName: '二号楼总表' });
+    await put(`/api/v1/area/${building2}`, { name: '2号楼（南）' });
+    expect(await rowOf(meterB)).toMatchObject({ deviceName: '二号楼总表', location: '2号楼（南）' });
+
+    // meter B moves to building 1: building 2 has no meter now, building 1 has both
+    expect((await k.call('PUT', `/api/v1/device/updatearea/${meterB}/${a.buildingId}`, { token: admin })).body.code).toBe(200);
+    expect((await get(`/api/v1/datacenter/datastats?${april}&grain=month&areaId=${building2}`)).totals).toEqual({ usage: 0 });
+    expect((await get(`/api/v1/datacenter/datastats?${april}&grain=month&areaId=${a.buildingId}`)).totals).toEqual({ usage: 25.75 });
+  });
+});

@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/index.ts';
-import type { DeviceCore } from '../devices/index.ts';
-import type { ProjectService } from '../projects/index.ts';
 import { createDatademo } from './datademo.ts';
 import { REPORT_QUERIES } from './queries/index.ts';
 import { reportRoutes } from './routes.ts';
-import { createReportService } from './service.ts';
+import { createReportService, type ReportDeps } from './service.ts';
 
-/** a project's areas as names, paths and subtrees (read once per request) */
+/** a project's areas as names, paths and subtrees (read once per change of the areas) */
 export { loadPlaces, type ProjectPlaces } from './places.ts';
 
 /**
@@ -15,7 +12,7 @@ export { loadPlaces, type ProjectPlaces } from './places.ts';
  * as pages with totals and a chart, and as streamed .xlsx. Reports read other modules' tables and the device
  * roll-ups; they never write.
  */
-export function createReports(deps: { db: Db; core: DeviceCore; projects: ProjectService }) {
+export function createReports(deps: ReportDeps) {
   const service = createReportService({ ...deps, queries: REPORT_QUERIES });
   const datademo = createDatademo(deps);
   return {

@@ -1,6 +1,7 @@
-import type { Db } from '../../db/index.ts';
+import { changesOf, type Db } from '../../db/index.ts';
+import { epochCache } from '../../lib/epoch-cache.ts';
 
-/** The areas of one project, read once per report request: names, paths for the 位置 column, subtrees for 楼栋. */
+/** The areas of one project, read once per change of the areas: names, paths for the 位置 column, subtrees for 楼栋. */
 export interface ProjectPlaces {
   /** "1号楼 / 3层 / 301" below the project ('' for the project itself or an unknown area) */
   pathOf(areaId: number | null): string;
@@ -14,7 +15,16 @@ export interface ProjectPlaces {
   floorArea(areaId: number): number | null;
 }
 
-export async function loadPlaces(db: Db, tenantId: number, projectId: number): Promise<ProjectPlaces> {
+/** per database (a process has one; tests several): the places of each project while the area table is unwritten */
+const caches = new WeakMap<Db, ReturnType<typeof epochCache<string, ProjectPlaces>>>();
+
+export function loadPlaces(db: Db, tenantId: number, projectId: number): Promise<ProjectPlaces> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = epochCache(500)));
+  return cache.get(`${tenantId}:${projectId}`, changesOf(db).epoch(['area']), () => readPlaces(db, tenantId, projectId));
+}
+
+async function readPlaces(db: Db, tenantId: number, projectId: number): Promise<ProjectPlaces> {
   const rows = await db.selectFrom('area').select(['id', 'parent_id', 'name', 'floor_area']).where('tenant_id', '=', tenantId).where('level', '!=', 'region').execute();
   const children = new Map<number, number[]>();
   for (const r of rows) if (r.parent_id !== null) children.set(r.parent_id, [...(children.get(r.parent_id) ?? []), r.id]);

@@ -2,12 +2,14 @@ import {
   DEVICE_TYPE_BY_CODE, ENERGY_COUNTERS, MENU_BY_CODE, menuFitsProject, periodRange, reportMenuCode,
   type PeriodPreset, type ReportDef, type ReportPage, type ReportQuery, type ReportRow,
 } from '@kelvin/contracts';
-import type { Db } from '../../db/index.ts';
+import { changesOf, type Db } from '../../db/index.ts';
+import { epochCache } from '../../lib/epoch-cache.ts';
 import { forbidden, invalid, notFound } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
 import type { DeviceCore } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import { loadPlaces } from './places.ts';
+import { readProjectDevices, type ReportDevice } from './project-devices.ts';
 import { cstDate, type ReportContext, type ReportFilters, type ReportQueryFn, type ReportSource, type SortSpec } from './source.ts';
 
 const DAY = 86_400_000;
@@ -28,8 +30,25 @@ export interface PreparedReport {
  * that project, resolves the filters (a period preset when none was given, month/year to their range), then asks
  * the report's query for a source and answers a page, the totals, the chart and the notes.
  */
-export function createReportService(deps: { db: Db; core: DeviceCore; projects: ProjectService; queries: ReadonlyMap<string, ReportQueryFn> }) {
-  const { db, core, projects, queries } = deps;
+export interface ReportDeps {
+  /** the database reports read (on SQLite the reader threads) */
+  db: Db;
+  /**
+   * the main connection: what is cached by its change counters is read there (a reader thread could read before a
+   * transaction in progress commits, after its counters already moved, and keep the old rows)
+   */
+  primaryDb: Db;
+  core: DeviceCore;
+  projects: ProjectService;
+}
+
+export function createReportService(deps: ReportDeps & { queries: ReadonlyMap<string, ReportQueryFn> }) {
+  const { db, primaryDb, core, projects, queries } = deps;
+  /**
+   * Each project's devices with their locations, read once per change of the devices or areas (a 10,000-device
+   * project's list and paths were read and built again by every report request, on the main thread).
+   */
+  const projectDevices = epochCache<string, ReportDevice[]>(500);
 
   async function prepare(actor: Actor, def: ReportDef, q: Omit<ReportQuery, 'pageNo' | 'pageSize'>, now = Date.now()): Promise<PreparedReport> {
     const project = await projects.project(actor.scope, q.projectId);
@@ -39,7 +58,7 @@ export function createReportService(deps: { db: Db; core: DeviceCore; projects: 
     }
     const query = queries.get(def.code);
     if (!query) throw notFound('报表');
-    const places = await loadPlaces(db, project.tenant_id, project.id);
+    const places = await loadPlaces(primaryDb, project.tenant_id, project.id);
     const filters = resolveFilters(def, q, now);
     if (filters.areaId !== undefined && !places.has(filters.areaId)) throw invalid('所选楼栋不属于该项目', ['areaId']);
     for (const f of def.filters) {
@@ -48,7 +67,8 @@ export function createReportService(deps: { db: Db; core: DeviceCore; projects: 
       }
     }
     const sort = sortOf(def, q.sortBy, q.sortOrder);
-    const ctx: ReportContext = { db, core, actor, def, project, filters, places, now };
+    const devices = () => projectDevices.get(`${project.tenant_id}:${project.id}`, changesOf(primaryDb).epoch(['device', 'area']), () => readProjectDevices(primaryDb, project, places));
+    const ctx: ReportContext = { db, core, actor, def, project, filters, places, devices, now };
     const source = await query(ctx);
     const group = filters.groupId === undefined ? undefined
       : await db.selectFrom('device_group').select('name').where('id', '=', filters.groupId).where('project_id', '=', project.id).executeTakeFirst();

@@ -4,6 +4,7 @@ import type { Actor } from '../../lib/scope.ts';
 import type { AreaRow } from '../projects/index.ts';
 import type { DeviceCore } from '../devices/index.ts';
 import type { ProjectPlaces } from './places.ts';
+import type { ReportDevice } from './project-devices.ts';
 
 /** The filters of a request after the service resolved them: a period is always [from, to) in ms. */
 export interface ReportFilters extends Omit<ReportQuery, 'pageNo' | 'pageSize' | 'from' | 'to'> {
@@ -21,6 +22,8 @@ export interface ReportContext {
   filters: ReportFilters;
   /** the project's areas: names, paths and subtrees (for locations and the building filter) */
   places: ProjectPlaces;
+  /** every device of the project with its location, in id order (cached: filter, never change) */
+  devices(): Promise<readonly ReportDevice[]>;
   now: number;
 }
 

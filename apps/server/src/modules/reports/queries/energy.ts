@@ -1,5 +1,6 @@
 import { DEVICE_TYPE_BY_CODE, ENERGY_COUNTERS, type ReportRow } from '@kelvin/contracts';
 import { buckets, memorySource, type ReportContext, type ReportQueryFn } from '../source.ts';
+import type { ReportDevice } from '../project-devices.ts';
 import { likeOf } from './records.ts';
 
 /**
@@ -12,22 +13,23 @@ const DAY = 86_400_000;
 const CST = 8 * 3600_000;
 const RUN_FIELDS = ['f20', 'f21', 'f22', 'f30'] as const;
 
-export interface ReportDevice { id: number; code: string; name: string; type: string; areaId: number | null; location: string }
-
-/** The project's devices under the filters (building subtree, type, keyword) whose type has any of `fields`. */
+/**
+ * The project's devices under the filters (building subtree, type, keyword) whose type has any of `fields`: from the
+ * project's device list the service keeps (read once per change of the devices or areas), the keyword matched by the
+ * database (its LIKE, as every list's keyword).
+ */
 export async function devicesWith(ctx: ReportContext, fields: readonly string[]): Promise<ReportDevice[]> {
   const { filters: f } = ctx;
-  let q = ctx.db.selectFrom('device').select(['id', 'device_code', 'device_name', 'device_type', 'area_id'])
-    .where('project_id', '=', ctx.project.id).where('tenant_id', '=', ctx.project.tenant_id);
-  if (f.deviceType) q = q.where('device_type', '=', f.deviceType);
+  const within = f.areaId !== undefined ? ctx.places.subtree(f.areaId) : null;
+  let matching: Set<number> | null = null;
   if (f.keyword) {
     const like = likeOf(f.keyword);
-    q = q.where((eb) => eb.or([eb('device_code', 'like', like), eb('device_name', 'like', like)]));
+    const rows = await ctx.db.selectFrom('device').select('id').where('project_id', '=', ctx.project.id).where('tenant_id', '=', ctx.project.tenant_id)
+      .where((eb) => eb.or([eb('device_code', 'like', like), eb('device_name', 'like', like)])).execute();
+    matching = new Set(rows.map((r) => r.id));
   }
-  const within = f.areaId !== undefined ? ctx.places.subtree(f.areaId) : null;
-  return (await q.execute())
-    .filter((d) => (!within || (d.area_id !== null && within.has(d.area_id))) && DEVICE_TYPE_BY_CODE.get(d.device_type)?.fields.some((x) => fields.includes(x.code)))
-    .map((d) => ({ id: d.id, code: d.device_code, name: d.device_name, type: d.device_type, areaId: d.area_id, location: ctx.places.pathOf(d.area_id) }));
+  return (await ctx.devices()).filter((d) => (!f.deviceType || d.type === f.deviceType) && (!matching || matching.has(d.id))
+    && (!within || (d.areaId !== null && within.has(d.areaId))) && DEVICE_TYPE_BY_CODE.get(d.type)?.fields.some((x) => fields.includes(x.code)));
 }
 
 const deviceColumns = (d: ReportDevice): ReportRow => ({
