@@ -50,7 +50,7 @@ export async function startBrokerThread(data: BrokerThreadData, onError: (err: u
     acknowledge: async (deviceId: number, ack: AckMessage) => (await ingest).acknowledge(deviceId, ack),
     ready: (deviceId: number) => void ingest.then((p) => p.ready(deviceId)),
     count: (counts: CounterBatch) => void ingest.then((p) => p.count(counts)),
-    committed: (batch: CommittedBatch) => void ingest.then((p) => p.committed(batch)),
+    committed: async (batch: CommittedBatch) => (await ingest).committed(batch),
     timed: (t: BatchTiming) => void ingest.then((p) => p.timed(t)),
   }, onError);
   let closing = false;

@@ -3,12 +3,13 @@
 // API answer or a report query cannot hold up a device, and ten thousand reports a second cannot hold up the API.
 // On SQLite this thread also runs the batch writer (its transactions on the writer thread it starts): a report's
 // PUBACK never waits for the main thread. Committed batches go to the main thread for the report listeners, pending
-// commands and the live stream. On PostgreSQL the reports are stored through the main thread's writer and pool.
+// commands and the live stream, in pieces (committed-pieces.ts). On PostgreSQL the reports are stored through the main thread's writer and pool.
 // Device contexts and acknowledgements of commands are asked of the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { threadRpc } from '../../../lib/thread-rpc.ts';
 import { startMqtt, type MqttHub, type MqttOptions } from '../../../plugins/mqtt.ts';
 import { createContextCache, fromWire, type WireContext } from '../directory.ts';
+import { committedPieces } from './committed-pieces.ts';
 import { createIngestCounters } from './counters.ts';
 import type { BrokerThreadData } from './broker-thread.ts';
 import type { CounterBatch } from './ingest.ts';
@@ -34,8 +35,10 @@ const rpc = threadRpc(port, {
   flush: () => flush(),
   close: async () => {
     await hub?.close();
-    if (writer) await writer.close();
-    else flushCounts();
+    if (writer) {
+      await writer.close();
+      await committed.drained();
+    } else flushCounts();
   },
 }, (err) => rpc.tell('error', String(err)));
 
@@ -51,11 +54,12 @@ const takeCounts = (): CounterBatch => {
 };
 const onError = (err: unknown) => rpc.tell('error', err instanceof Error ? err.message : String(err));
 
-/** SQLite: this thread's own batch writer; its committed batches and timings are told to the main thread. */
+/** SQLite: this thread's own batch writer; its committed batches go to the main thread in pieces, its timings are told. */
+const committed = committedPieces((piece) => rpc.call('committed', piece), onError);
 const writer = sqlite ? createBatchWriter({
   sink: sqliteSink(sqlite.file, sqlite.gate),
   counters,
-  onCommitted: (batch) => rpc.tell('committed', batch),
+  onCommitted: committed.push,
   onError,
 }) : null;
 writer?.onBatch((t) => rpc.tell('timed', t));
@@ -97,8 +101,10 @@ if (!writer) setInterval(flushCounts, 500).unref();
 
 /** what this thread holds is stored (its writer) or handed over (its counts) */
 async function flush() {
-  if (writer) await writer.flush();
-  else flushCounts();
+  if (writer) {
+    await writer.flush();
+    await committed.drained();
+  } else flushCounts();
 }
 
 const path = createMessagePath({

@@ -35,7 +35,7 @@ export interface IngestPort {
   onForget(listener: (code: string | null) => void): void;
   /** before the writer flushes (tests, shutdown): the thread stores or hands over what it holds */
   beforeFlush(f: () => Promise<unknown>): void;
-  /** a batch the thread's own writer committed (SQLite): listeners, pending commands, the live stream */
+  /** a piece of a batch the thread's own writer committed (SQLite): listeners, pending commands, the live stream */
   committed(batch: CommittedBatch): void;
   /** a transaction of the thread's writer (/metrics) */
   timed(t: BatchTiming): void;
