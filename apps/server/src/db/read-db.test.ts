@@ -27,6 +27,15 @@ describe('长查询的读取线程', () => {
     expect((await k.db.selectFrom('tenant').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name).not.toBe('x');
   });
 
+  it('many rows, nulls, text, a repeated column name and no rows come back as the main connection answers them', async () => {
+    const many = sql<Record<string, unknown>>`with recursive c(i) as (select 1 union all select i + 1 from c where i < 3000)
+      select i, i * 0.25 as q, case when i % 3 = 0 then null else 'n' || i end as t, i as dup, -i as dup from c order by i`;
+    const fromMain = (await many.execute(k.db)).rows;
+    expect(fromMain).toHaveLength(3000);
+    expect((await many.execute(reads.db)).rows).toEqual(fromMain);
+    expect((await sql`select 1 as one where 1 = 0`.execute(reads.db)).rows).toEqual([]);
+  });
+
   it.runIf(!process.env.DATABASE_URL?.startsWith('postgres'))('a long read leaves the main thread free: a timer fires while it runs', async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 5);

@@ -42,13 +42,13 @@ class ReaderPool {
     for (let i = 0; i < size; i++) {
       const worker = new Worker(new URL('./sqlite-reader.worker.mjs', import.meta.url), { workerData: { file } });
       const slot = { worker, busy: 0 };
-      worker.on('message', (m: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      worker.on('message', (m: { id: number; columns?: string[]; rows?: unknown[][]; error?: { message: string; code?: string } }) => {
         slot.busy--;
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
         if (!p) return;
         if (m.error) p.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
-        else p.resolve(m.rows ?? []);
+        else p.resolve(rowObjects(m.columns ?? [], m.rows ?? []));
       });
       // a reader that dies fails what it held
       worker.on('error', (err) => {
@@ -83,6 +83,18 @@ class ReaderPool {
     for (const p of this.pending.values()) p.reject(new Error('读取线程已关闭'));
     this.pending.clear();
   }
+}
+
+/** Rows as the reader sends them (values in column order) made objects again; a repeated name keeps its last value, as better-sqlite3 does. */
+function rowObjects(columns: string[], rows: unknown[][]): Record<string, unknown>[] {
+  const out = new Array<Record<string, unknown>>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const values = rows[r]!;
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) row[columns[c]!] = values[c];
+    out[r] = row;
+  }
+  return out;
 }
 
 class ReaderConnection implements DatabaseConnection {
