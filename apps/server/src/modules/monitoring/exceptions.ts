@@ -97,7 +97,11 @@ function toRow(r: ExceptionDbRow): ExceptionRow {
  */
 export function createExceptions(deps: { db: Db; core: DeviceCore; projects: ProjectService; onError(err: unknown): void }) {
   const { db, core, projects } = deps;
-  const previous = new Map<string, { num: number; ts: number }>();
+  /**
+   * The previous reading per device and field, updated in place: at 10,000 reports a second a new key string and a
+   * new object per reading, each living until the device's next report, were promoted into the old generation.
+   */
+  const previous = new Map<number, Map<string, { num: number; ts: number }>>();
   const pending: Flag[] = [];
   let writing = false;
   let timer: NodeJS.Timeout | null = null;
@@ -129,18 +133,21 @@ export function createExceptions(deps: { db: Db; core: DeviceCore; projects: Pro
   const onReport: ReportListener = (r: Report) => {
     const watches = WATCHES.get(r.deviceType);
     if (!watches?.size) return;
+    let mine = previous.get(r.deviceId);
     for (const p of r.points) {
       const w = watches.get(p.code);
       if (!w || p.num === null || p.num === undefined) continue;
-      const key = `${r.deviceId}:${p.code}`;
-      const prev = previous.get(key);
+      if (!mine) previous.set(r.deviceId, (mine = new Map()));
+      const prev = mine.get(p.code);
       if (prev && r.ts <= prev.ts) continue; // a late report: its place in the sequence is unknown
-      const cur = { num: p.num, ts: r.ts };
-      previous.set(key, cur);
-      const j = judge(w, prev, cur);
+      const j = judge(w, prev, { num: p.num, ts: r.ts });
       if (j && pending.length < 10_000) {
         pending.push({ tenantId: r.tenantId, projectId: r.projectId, deviceId: r.deviceId, deviceType: r.deviceType, field: p.code, kind: j.kind, value: p.num, previous: prev?.num ?? null, detail: j.detail, at: r.ts });
       }
+      if (prev) {
+        prev.num = p.num;
+        prev.ts = r.ts;
+      } else mine.set(p.code, { num: p.num, ts: r.ts });
     }
     if (pending.length) void write();
   };
