@@ -111,6 +111,7 @@ export async function createDeviceCore(deps: {
       commands.stop();
       await ingest.writer.flush();
       await mqtt?.close();
+      await ingest.closeConnections();
       await ingest.writer.close();
     },
   };

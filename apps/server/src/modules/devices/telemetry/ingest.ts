@@ -4,6 +4,7 @@ import type { LiveHub, LiveMessage } from '../../../plugins/live.ts';
 import type { CommandService } from '../commands.ts';
 import { toWire, type DeviceDirectory, type WireContext } from '../directory.ts';
 import { markConnected } from '../repository.ts';
+import { createConnectionBatch } from './connection-batch.ts';
 import { createIngestCounters, type CounterDeltas } from './counters.ts';
 import { createMessagePath } from './message-path.ts';
 import type { AckMessage } from './parse.ts';
@@ -81,24 +82,18 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
 
   const writer = createBatchWriter({ sink: deps.sink, counters, onCommitted, onError: deps.onError, intervalMs: deps.batchIntervalMs });
 
-  /**
-   * Connected and subscribed: the connection time, then the commands that waited for it. Collected for a moment and
-   * written in one statement: ten thousand devices coming back at once are a few writes, not ten thousand.
-   */
-  let connected = new Set<number>();
-  let connectedTimer: NodeJS.Timeout | null = null;
-  function ready(deviceId: number) {
-    connected.add(deviceId);
-    connectedTimer ??= setTimeout(() => void markAllConnected().catch(deps.onError), CONNECTED_BATCH_MS);
-  }
-  async function markAllConnected() {
-    connectedTimer = null;
-    const ids = [...connected];
-    connected = new Set();
-    for (let i = 0; i < ids.length; i += 500) {
-      for (const id of await markConnected(deps.db, ids.slice(i, i + 500), Date.now())) commands.deliverPending(id).catch(deps.onError);
-    }
-  }
+  /** Connected and subscribed: the connection time, then the commands that waited for it (none while closing). */
+  const connections = createConnectionBatch({
+    intervalMs: CONNECTED_BATCH_MS,
+    async write(ids, closing) {
+      for (let i = 0; i < ids.length; i += 500) {
+        const pending = await markConnected(deps.db, ids.slice(i, i + 500), Date.now());
+        if (!closing) for (const id of pending) commands.deliverPending(id).catch(deps.onError);
+      }
+    },
+    onError: deps.onError,
+  });
+  const ready = (deviceId: number) => connections.add(deviceId);
 
   const path = createMessagePath({
     directory, counters, enqueue: writer.enqueue, acknowledge: commands.acknowledge, ready: (ctx) => ready(ctx.id), onError: deps.onError,
@@ -133,6 +128,8 @@ export function createIngest(deps: { db: Db; sink: BatchSink; directory: DeviceD
     onReport(listener: ReportListener) {
       reportListeners.push(listener);
     },
+    /** writes the connection times collected so far (the broker is closed: no new ones come) */
+    closeConnections: () => connections.close(),
   };
 }
 
