@@ -95,6 +95,8 @@ export async function createDeviceCore(deps: {
     rollups: rollupReads.rollups,
     /** consumption of a cumulative counter per device and hour, day or month (resets and replaced meters handled) */
     usage: rollupReads.usage,
+    /** the same consumption added up over the devices per bucket, with how many devices each bucket counts */
+    usageTotals: rollupReads.usageTotals,
     /** min, max and mean per device, field and hour, day or month */
     stats: rollupReads.stats,
     /** a counter's last reading at or before an instant, per device (the ends of a period's use) */

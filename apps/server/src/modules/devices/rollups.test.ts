@@ -149,6 +149,19 @@ describe('设备汇总：按时/按日（上海时区）', () => {
     // the whole year: January 1 + February nothing + March 9
     const year = await core().usage({ deviceIds: [dev], field: 'f48', grain: 'month', from: cst('2030-01-01T00:00:00'), to: cst('2031-01-01T00:00:00') });
     expect(year.map((m) => m.usage)).toEqual([1, 9]);
+
+    // added up per bucket in the database: dev + other, with how many devices each bucket and the whole range count
+    const third = await newDevice(); // no readings: counted by neither
+    const ids = [dev, other, third];
+    expect(await core().usageTotals({ deviceIds: ids, field: 'f48', grain: 'day', from: mar, to: mar + DAY }))
+      .toEqual({ buckets: [{ bucket: mar, usage: 11, devices: 2 }], devices: 2 });
+    // hours of 1 March: 09:00 dev 6 (1001 → 1007) + other 0 (replaced: counts from 40); 10:00 dev 3 + other 2
+    expect(await core().usageTotals({ deviceIds: ids, field: 'f48', grain: 'hour', from: mar, to: mar + DAY }))
+      .toEqual({ buckets: [{ bucket: mar + 9 * H, usage: 6, devices: 2 }, { bucket: mar + 10 * H, usage: 5, devices: 2 }], devices: 2 });
+    // months of the year: January dev 1 + other 0 (its first reading); March 11
+    expect(await core().usageTotals({ deviceIds: ids, field: 'f48', grain: 'month', from: cst('2030-01-01T00:00:00'), to: cst('2031-01-01T00:00:00') }))
+      .toEqual({ buckets: [{ bucket: cst('2030-01-01T00:00:00'), usage: 1, devices: 2 }, { bucket: mar, usage: 11, devices: 2 }], devices: 2 });
+    expect(await core().usageTotals({ deviceIds: [third], field: 'f48', grain: 'day', from: mar, to: mar + DAY })).toEqual({ buckets: [], devices: 0 });
   });
 
   it('after random batches (late, duplicate, resets) each roll-up equals the aggregate of history, and the backfill writes the same rows', async () => {

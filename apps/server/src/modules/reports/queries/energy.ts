@@ -57,12 +57,9 @@ const datastats: ReportQueryFn = async (ctx) => {
   const { from, to, counter = 'f70' } = ctx.filters;
   const grain = ctx.filters.grain ?? 'day';
   const devices = await devicesWith(ctx, [counter]);
-  const rows = await ctx.core.usage({ deviceIds: devices.map((d) => d.id), field: counter, grain, from, to });
-  const per = new Map<number, { usage: number; devices: number }>();
-  for (const r of rows) {
-    const b = per.get(r.bucket) ?? { usage: 0, devices: 0 };
-    per.set(r.bucket, { usage: q6(b.usage + r.usage), devices: b.devices + 1 });
-  }
+  // added up in the database: one row per bucket, not one per device and bucket
+  const totals = await ctx.core.usageTotals({ deviceIds: devices.map((d) => d.id), field: counter, grain, from, to });
+  const per = new Map(totals.buckets.map((b) => [b.bucket, { usage: q6(b.usage), devices: b.devices }]));
   let prev: number | null = null;
   // a future bucket has no data yet, not zero use
   const out = buckets(from, Math.min(to, ctx.now), grain).map(({ start, label }) => {
@@ -74,10 +71,9 @@ const datastats: ReportQueryFn = async (ctx) => {
     prev = b ? b.usage : null;
     return row;
   });
-  const seen = new Set(rows.map((r) => r.device_id));
   return memorySource(ctx.def, out, {
     chart: { x: out.map((r) => String(r.bucket)), series: { usage: out.map((r) => r.usage as number | null) } },
-    notes: [...(devices.length ? [] : [`没有带「${ENERGY_COUNTERS[counter].label}」读数的设备`]), ...noReadings(devices.length - seen.size)],
+    notes: [...(devices.length ? [] : [`没有带「${ENERGY_COUNTERS[counter].label}」读数的设备`]), ...noReadings(devices.length - totals.devices)],
   });
 };
 
