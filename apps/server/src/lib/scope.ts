@@ -32,6 +32,9 @@ export async function scopeOf(db: Db, user: AuthUser): Promise<Scope> {
  */
 export const systemScope = (tenantId: number): Scope => ({ userId: 0, tenantId, isPlatform: false, projectIds: null });
 
+/** Every tenant's rows, for the server's own work across tenants (sweeps, caches that check the tenant themselves). */
+export const platformScope: Scope = Object.freeze({ userId: 0, tenantId: 0, isPlatform: true, projectIds: null });
+
 /** What a scope sees, as a string: the key of whatever is cached per scope (two users with equal scopes share it). */
 export function scopeKey(scope: Scope): string {
   const projects = scope.projectIds ? [...scope.projectIds].sort((a, b) => a - b).join(',') : 'all';

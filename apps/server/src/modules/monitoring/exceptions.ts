@@ -5,7 +5,7 @@ import {
 import type { Db } from '../../db/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { paginate } from '../../lib/pagination.ts';
-import type { Actor, Scope } from '../../lib/scope.ts';
+import { platformScope, type Actor, type Scope } from '../../lib/scope.ts';
 import type { DeviceCore, ReportListener } from '../devices/index.ts';
 import type { ProjectService } from '../projects/index.ts';
 import * as repo from './repository.ts';
@@ -155,7 +155,7 @@ export function createExceptions(deps: { db: Db; core: DeviceCore; projects: Pro
   /** Temperatures of reporting devices that read the same for FROZEN_DAYS days: every report since a day before that identical, the first of them at least FROZEN_DAYS old. */
   async function sweepFrozen(now = Date.now()) {
     const types = [...WATCHES].filter(([, w]) => [...w.values()].some((x) => x.kind === 'temp')).map(([code]) => code);
-    const devices = await core.devices.scopedDevices({ userId: 0, tenantId: 0, isPlatform: true, projectIds: null })
+    const devices = await core.devices.scopedDevices(platformScope)
       .select(['id', 'tenant_id', 'project_id', 'device_type']).where('device_type', 'in', types).where('enabled', '=', 1)
       .where('last_report_at', '>=', now - DAY_MS).execute();
     const since = now - FROZEN_DAYS * DAY_MS;

@@ -5,7 +5,7 @@ import {
 } from '@kelvin/contracts';
 import { changesOf, type Db } from '../../db/index.ts';
 import { conflict, invalid, notFound } from '../../lib/errors.ts';
-import { scopeKey, type Scope } from '../../lib/scope.ts';
+import { platformScope, scopeKey, type Scope } from '../../lib/scope.ts';
 import { epochCache } from '../../lib/epoch-cache.ts';
 import { prepareJson, type PreparedJson } from '../../lib/cached-json.ts';
 import { paginate } from '../../lib/pagination.ts';
@@ -213,6 +213,8 @@ function pathOf(visible: VisibleAreas, areaId: number): string {
 
 /** scopes kept per process (a scope is a tenant, or a user limited to some projects) */
 const AREA_CACHE_MAX = 500;
+/** area rows kept by id (a full cache is emptied and refilled as asked) */
+const AREA_ROWS_MAX = 20_000;
 
 export function createProjectService(db: Db) {
   const holdings: AreaHolding[] = [];
@@ -242,10 +244,19 @@ export function createProjectService(db: Db) {
     return [hit];
   }
 
+  /**
+   * Area rows by id, each read once per change of the area table (frozen: callers share them). Nearly every call of
+   * every screen checks its project here first; this was a query on the main connection each time.
+   */
+  const areaRows = epochCache<number, AreaRow | undefined>(AREA_ROWS_MAX);
+
   /** One area the scope may see, or 40400: another tenant's row does not exist for this user. */
   async function area(scope: Scope, id: number): Promise<AreaRow> {
-    const row = await repo.findArea(db, scope, id);
-    if (!row) throw notFound('区域');
+    const row = await areaRows.get(id, changes.epoch(['area']), async () => {
+      const found = await repo.findArea(db, platformScope, id);
+      return found && Object.freeze(found);
+    });
+    if (!row || (!scope.isPlatform && row.tenant_id !== scope.tenantId)) throw notFound('区域');
     if (scope.projectIds && !(await visibleTo(scope)).ids.has(id)) throw notFound('区域');
     return row;
   }
