@@ -48,7 +48,7 @@ export function createReportService(deps: ReportDeps & { queries: ReadonlyMap<st
    * Each project's devices with their locations, read once per change of the devices or areas (a 10,000-device
    * project's list and paths were read and built again by every report request, on the main thread).
    */
-  const projectDevices = epochCache<string, ReportDevice[]>(500);
+  const projectDevices = epochCache<string, readonly ReportDevice[]>(500);
 
   async function prepare(actor: Actor, def: ReportDef, q: Omit<ReportQuery, 'pageNo' | 'pageSize'>, now = Date.now()): Promise<PreparedReport> {
     const project = await projects.project(actor.scope, q.projectId);
