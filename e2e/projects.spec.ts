@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import mqtt from 'mqtt';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { baseUrl, login, shot, watchConsole } from './helpers';
 
 const PROJECT = 'E2E 滨江写字楼';
@@ -76,6 +76,23 @@ test('从新建项目到设备上线：项目、楼宇导入、设备导入、�
   await expect(badDialog.getByRole('cell', { name: '2', exact: true })).toBeVisible();
   await badDialog.getByRole('button', { name: /关\s*闭/ }).last().click();
   errors.length = 0; // the browser logs the refused import's HTTP 400 itself
+
+  // the tree comes level by level: the project's buildings at once, a building's floors and a floor's rooms when opened
+  const tree = page.getByTestId('area-tree');
+  const next = (node: Locator) => node.locator('xpath=following-sibling::div[contains(@class,"ant-tree-treenode")][1]');
+  const building1 = next(tree.locator('.ant-tree-treenode').filter({ hasText: PROJECT }));
+  await expect(building1).toContainText('1号楼');
+  const room1101 = tree.locator('.ant-tree-treenode').filter({ hasText: /^房间1101$/ });
+  await expect(room1101).toHaveCount(0);
+  await building1.locator('.ant-tree-switcher').click();
+  const floor1 = next(building1);
+  await expect(floor1).toContainText('1层');
+  await floor1.locator('.ant-tree-switcher').click();
+  await room1101.locator('.ant-tree-node-content-wrapper').click();
+  await expect(page.getByText('房间：1101')).toBeVisible();
+  await floor1.locator('.ant-tree-node-content-wrapper').click();
+  await expect(page.locator('.ant-descriptions-item').filter({ hasText: '下级数量' })).toContainText('10');
+  await shot(page, 'area-tree-levels');
 
   // deviceList_n: one thermostat per room from the area-device template; the secrets come back as a CSV
   await page.goto(`${baseUrl()}/device/deviceList_n`);

@@ -329,7 +329,7 @@ export async function seedApi({ devices = 100_000, bigProject = 10_000, projects
   return {
     ...seededStore({ db, postgres, config, databaseUrl, dataDir, dropSchema }),
     tenantId, userId, username: API_USERNAME, password: API_PASSWORD,
-    projectIds, bigProjectId: big.id, bigProjectDeviceIds: deviceIds.slice(0, big.devices), deviceIds, historyDeviceId,
+    projectIds, bigProjectId: big.id, bigProjectDeviceIds: deviceIds.slice(0, big.devices), deviceIds, historyDeviceId, floorIds: floorIds.slice(0, 1000),
     counts: { projects: plans.length, areas: REGIONS.length + plans.length + buildingIds.length + floorIds.length + roomIds.length, devices: deviceIds.length, states: stateRows, operationLogs: logs, gateLogs },
     start, end: now + shift, seedSeconds,
   };

@@ -61,7 +61,15 @@ function endpoints(seeded) {
       name: '历史曲线（一台表一年的逐分钟读数）', path: `/api/v1/device/history?deviceId=${seeded.historyDeviceId}&from=${seeded.end - 365 * 86_400_000}&to=${seeded.end}&fields=f70,f71,f72`,
       ok: (d) => d?.series?.length === 3 && d.series.every((s) => s.points.length > 300),
     },
-    { name: '区域树（/area/tree/-1）', path: '/api/v1/area/tree/-1', ok: (d) => Array.isArray(d) && d.length > 0 },
+    // 楼宇与设备 loads the tree level by level: the first levels, then each node the operator opens
+    { name: '区域树 首屏（区域→项目→楼栋）', path: '/api/v1/area/tree/-1?depth=2', ok: (d) => Array.isArray(d) && d.length > 0 && JSON.stringify(d).includes('childCount') },
+    {
+      name: '区域树 展开楼层（轮换 1,000 层）', paths: seeded.floorIds.map((id) => `/api/v1/area/tree/${id}?depth=1`),
+      ok: (d, path) => d?.[0]?.level === 'floor' && path.includes(`/${d[0].id}?`) && d[0].children.length > 0,
+    },
+    { name: '楼栋与楼层筛选项（万台表项目）', path: `/api/v1/area/tree/${big}?depth=2`, ok: (d) => d?.[0]?.id === big && d[0].children.length > 0 },
+    // for comparison: no screen asks for the whole tree any more (5 MB for 58,082 nodes)
+    { name: '区域树 整棵（对照，界面不再请求）', path: '/api/v1/area/tree/-1', ok: (d) => Array.isArray(d) && d.length > 0 },
     { name: '项目列表', path: '/api/v1/area/project/list?pageNo=1&pageSize=20', ok: rows(20) },
     { name: '设备操作记录（近 30 天）', path: `/api/v1/device/operationlog?projectId=${big}&from=${month}&to=${seeded.end}&pageNo=1&pageSize=20`, ok: rows(20) },
     { name: '操作日志（近 30 天）', path: `/api/admin/gateLog/page?timeFrom=${month}&timeTo=${seeded.end}&pageNo=1&pageSize=20`, ok: rows(20) },
@@ -131,7 +139,7 @@ async function measure(server, token, sampler, e) {
   const t1 = Date.now();
   await sampler.after(t1);
   return {
-    name: e.name, path: (e.paths ? e.paths[0].replace(/\d+$/, '{id}') : e.path).replace(/=\d{10,}/g, '=…'),
+    name: e.name, path: (e.paths ? e.paths[0].replace(/\/\d+(\?|$)/, '/{id}$1') : e.path).replace(/=\d{10,}/g, '=…'),
     single, rps: latencies.length / SECONDS, count: latencies.length,
     p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99),
     errors: result.non2xx + result.errors, loop: sampler.worst(t0, t1),

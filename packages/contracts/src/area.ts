@@ -29,7 +29,18 @@ export interface AreaTreeNode {
   /** Project type code (PT…) on project nodes, as the spec's project option carries it. */
   attr4: string | null;
   children: AreaTreeNode[];
+  /**
+   * Only on a node whose children a `depth`-limited tree left out (its `children` are then empty): how many there are.
+   * A screen loads them when the node is opened (`tree/{id}?depth=1`).
+   */
+  childCount?: number;
 }
+
+/** How deep a tree answer goes below the asked node (or below the roots for -1): none = the whole tree. */
+export const AREA_TREE_MAX_DEPTH = 4;
+export const areaTreeQuery = z.object({
+  depth: decimal(z.number({ error: '层数必须是数字' }).int('层数必须是整数').min(0, '层数不能小于 0').max(AREA_TREE_MAX_DEPTH, `层数不能大于 ${AREA_TREE_MAX_DEPTH}`)).optional(),
+});
 
 export interface ProjectInfo {
   id: number;

@@ -22,6 +22,30 @@ describe('区域树与项目', () => {
     expect(region.children[0].children[0]).toMatchObject({ id: a.buildingId, level: 'building' });
   });
 
+  it('tree?depth= cuts the tree that many levels down, the cut nodes saying how many children they have', async () => {
+    const whole = (await k.call('GET', '/api/v1/area/tree/-1', { token: tokenA })).body.data;
+    const project = whole[0].children[0];
+    expect(JSON.stringify(whole)).not.toContain('childCount');
+    const top = (await k.call('GET', '/api/v1/area/tree/-1?depth=0', { token: tokenA })).body.data;
+    expect(top).toEqual([{ ...whole[0], children: [], childCount: whole[0].children.length }]);
+    const two = (await k.call('GET', '/api/v1/area/tree/-1?depth=1', { token: tokenA })).body.data;
+    expect(two[0].children[0]).toEqual({ ...project, children: [], childCount: project.children.length });
+    expect(project.children.length).toBeGreaterThan(0);
+    // opening the project: its own level below, and one more
+    const opened = (await k.call('GET', `/api/v1/area/tree/${project.id}?depth=1`, { token: tokenA })).body.data;
+    expect(opened[0].children.map((n: { id: number }) => n.id)).toEqual(project.children.map((n: { id: number }) => n.id));
+    expect(opened[0].children[0].children).toEqual([]);
+    // deep enough: the whole tree again, nothing marked
+    expect((await k.call('GET', '/api/v1/area/tree/-1?depth=4', { token: tokenA })).body.data).toEqual(whole);
+    // another tenant's node stays unknown, with or without depth
+    expect((await k.call('GET', `/api/v1/area/tree/${b.projectId}?depth=1`, { token: tokenA })).body.code).toBe(40400);
+    for (const bad of ['5', '-1', 'x', '1.5']) {
+      const res = await k.call('GET', `/api/v1/area/tree/-1?depth=${bad}`, { token: tokenA });
+      expect(res.body.code).toBe(40000);
+      expect(res.body.msg).toMatch(/层数/);
+    }
+  });
+
   it('treeonlyproject stops at the project level', async () => {
     const res = await k.call('GET', '/api/v1/area/treeonlyproject/-1', { token: tokenA });
     expect(res.body.data[0].children[0].children).toEqual([]);

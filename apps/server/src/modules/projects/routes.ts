@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaMoveBody, areaPatchBody, projectIdParam, decimal } from '@kelvin/contracts';
+import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaTreeQuery, areaMoveBody, areaPatchBody, projectIdParam, decimal } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { sendPreparedJson } from '../../lib/cached-json.ts';
 import { actorOf } from '../../plugins/access.ts';
@@ -16,14 +16,14 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
   const tags = ['区域与项目'];
 
   r.get('/api/v1/area/tree/:id', {
-    schema: { tags, summary: '区域树（-1 为全部可见根节点）', params: areaIdParam },
+    schema: { tags, summary: '区域树（-1 为全部可见根节点；depth 为往下的层数，省略的下级以 childCount 给出个数）', params: areaIdParam, querystring: areaTreeQuery },
     config: { access: 'login' },
-  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id)));
+  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id, false, req.query.depth)));
 
   r.get('/api/v1/area/treeonlyproject/:id', {
-    schema: { tags, summary: '只含区域与项目的树', params: areaIdParam },
+    schema: { tags, summary: '只含区域与项目的树', params: areaIdParam, querystring: areaTreeQuery },
     config: { access: 'login' },
-  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id, true)));
+  }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id, true, req.query.depth)));
 
   r.get('/api/v1/area/projecttypelist', {
     schema: { tags, summary: '项目类型（带 projectId 时为该项目的类型）', querystring: z.object({ projectId: decimal(z.number().int().positive()).optional() }) },

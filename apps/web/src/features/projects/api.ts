@@ -9,7 +9,8 @@ export type ProjectRow = ProjectDetail;
 
 /** Areas and projects (spec §7.2) as the project and area screens use them. */
 export const areaApi = {
-  tree: (id = -1) => http.get<AreaTreeNode[]>(`/api/v1/area/tree/${id}`),
+  /** `depth`: levels below the node (the roots for -1); the cut nodes carry childCount. None: the whole tree. */
+  tree: (id = -1, depth?: number) => http.get<AreaTreeNode[]>(`/api/v1/area/tree/${id}`, { depth }),
   regions: () => http.get<AreaTreeNode[]>('/api/v1/area/treeonlyproject/-1'),
   get: (id: number) => http.get<AreaDetail>(`/api/v1/area/${id}`),
   create: (qty: number, body: unknown) => http.post<number[]>(`/api/v1/area/create/${qty}`, body),
@@ -50,8 +51,8 @@ export const projectApi = {
  */
 export const areaKeys = {
   all: ['area'] as const,
-  /** -1: every visible region and project */
-  tree: (rootId: number | null) => ['area', 'tree', rootId] as const,
+  /** -1: every visible region and project; depth: as far down as it goes ('all': the whole tree) */
+  tree: (rootId: number | null, depth?: number) => ['area', 'tree', rootId, depth ?? 'all'] as const,
   regions: ['area', 'regions'] as const,
   detail: (id: number | null) => ['area', 'detail', id] as const,
 };
@@ -67,10 +68,16 @@ export const projectKeys = {
   options: (scope: number | 'own' | undefined) => ['project', 'options', scope] as const,
 };
 
-/** A project's buildings → floors → rooms (or, with -1, every visible region and project). */
-export function useAreaTree(rootId: number | null) {
-  return useQuery({ queryKey: areaKeys.tree(rootId), queryFn: () => areaApi.tree(rootId!), enabled: rootId !== null });
+/**
+ * A project's buildings → floors → rooms (or, with -1, every visible region and project); with `depth` only that many
+ * levels below it (2: buildings and floors, all a filter needs — a 10,000-room project's rooms stay on the server).
+ */
+export function useAreaTree(rootId: number | null, depth?: number) {
+  return useQuery({ queryKey: areaKeys.tree(rootId, depth), queryFn: () => areaApi.tree(rootId!, depth), enabled: rootId !== null });
 }
+
+/** Levels of a project tree that building and floor filters need. */
+export const BUILDINGS_AND_FLOORS = 2;
 
 /** Regions of the visible tree, for the project form's 所属区域. */
 export function regionOptions(roots: AreaTreeNode[]) {

@@ -4,7 +4,7 @@ import type { DeviceRow } from '@kelvin/contracts';
 import { DataTable } from '../../../components/data-table';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceTypes } from '../../devices';
-import { buildingFloorOptions, useAreaTree } from '../../projects';
+import { BUILDINGS_AND_FLOORS, buildingFloorOptions, useAreaTree } from '../../projects';
 
 /** Most devices one batch may take (the server's limit for batchpara and address requests). */
 export const PICK_LIMIT = 1000;
@@ -34,7 +34,7 @@ export function DevicePicker(props: {
   const [filters, setFilters] = useState<PickerFilters>({});
   const [keyword, setKeyword] = useState('');
   const [picking, setPicking] = useState(false);
-  const tree = useAreaTree(projectId);
+  const tree = useAreaTree(projectId, BUILDINGS_AND_FLOORS);
   const types = useDeviceTypes(projectId, { enabled: !props.deviceType });
   const params = { projectId, ...filters, deviceType: props.deviceType ?? filters.deviceType };
   const set = (patch: PickerFilters) => setFilters((f) => ({ ...f, ...patch }));

@@ -72,9 +72,12 @@ export default function TemperatureMap() {
   const projectId = useProjectId();
   const [buildingId, setBuildingId] = useState<number | null>(null);
   const [floorId, setFloorId] = useState<number | null>(null);
-  const tree = useAreaTree(projectId);
+  // the project's buildings, then the chosen building's floors and rooms: a large project's rooms are not all loaded
+  const tree = useAreaTree(projectId, 1);
   const buildings = tree.data?.[0]?.children.filter((b) => b.level === 'building') ?? [];
-  const building = buildings.find((b) => b.id === buildingId) ?? buildings[0];
+  const chosen = buildings.find((b) => b.id === buildingId) ?? buildings[0];
+  const buildingTree = useAreaTree(chosen?.id ?? null);
+  const building = buildingTree.data?.[0] ?? (chosen && { ...chosen, children: [] });
   const view = useQuery({ queryKey: deviceKeys.byArea(building?.id), queryFn: () => deviceApi.byArea(building!.id), enabled: !!building, refetchInterval: 60_000 });
 
   if (projectId === null) return <NoProject title="温度分布图" />;
@@ -93,7 +96,7 @@ export default function TemperatureMap() {
           options={(building?.children ?? []).map((f) => ({ value: f.id, label: f.label }))} />
       </Space>
     )}>
-      <Spin spinning={tree.isLoading || view.isLoading}>
+      <Spin spinning={tree.isLoading || buildingTree.isLoading || view.isLoading}>
         {!building ? <Card><Empty description="项目下还没有楼栋" /></Card> : (
           <Card size="small" title={(
             <Space size={32}>
@@ -109,7 +112,7 @@ export default function TemperatureMap() {
               <span style={{ background: '#d9d9d9', padding: '0 8px', borderRadius: 4, fontSize: 12 }}>离线（最后数据）</span>
               <span style={{ background: '#f5f5f5', padding: '0 8px', borderRadius: 4, fontSize: 12 }}>无数据</span>
             </Space>
-            {!rows.length ? <Empty description="该楼栋下还没有楼层" /> : rows.map(({ floor, rooms }) => (
+            {!rows.length ? !buildingTree.isLoading && <Empty description="该楼栋下还没有楼层" /> : rows.map(({ floor, rooms }) => (
               <div key={floor.id} style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 8 }} data-testid="temp-floor">
                 <Typography.Text strong style={{ width: 56, flex: 'none' }}>{floor.label}</Typography.Text>
                 <div style={{ display: 'flex', gap: 6, flexWrap: 'wrap' }}>

@@ -8,7 +8,7 @@ import { NoProject, PageContainer, useProjectId } from '../../../components/page
 import { useCan } from '../../../lib/ui';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys, useDeviceTypes, useLiveDevices } from '../api';
-import { buildingFloorOptions, useAreaTree } from '../../projects';
+import { BUILDINGS_AND_FLOORS, buildingFloorOptions, useAreaTree } from '../../projects';
 import { ControlDrawer } from '../components/control-drawer';
 import { DeviceDetailDrawer } from '../components/device-detail';
 import { OnlineBadge, isOnline, useNow } from '../components/device-bits';
@@ -30,7 +30,7 @@ export default function DeviceMonitor() {
   useLiveDevices(projectId);
 
   const types = useDeviceTypes(projectId, { refetchInterval: 30_000 });
-  const tree = useAreaTree(projectId);
+  const tree = useAreaTree(projectId, BUILDINGS_AND_FLOORS);
   const [chosen, setChosen] = useState<string | null>(null);
   const type = fixedType ?? (chosen && types.data?.some((t) => t.code === chosen) ? chosen : null)
     ?? types.data?.find((t) => t.total > 0)?.code ?? types.data?.[0]?.code ?? null;

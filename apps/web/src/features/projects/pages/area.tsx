@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { App, Button, Card, Col, Descriptions, Empty, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Spin, Tag, Tree, TreeSelect } from 'antd';
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AREA_LEVEL_LABELS, PROJECT_TYPES, areaCreateBody, areaPatchBody, type AreaLevel, type AreaTreeNode, type ImportResult,
 } from '@kelvin/contracts';
@@ -24,17 +24,52 @@ function index(nodes: AreaTreeNode[], out = new Map<number, AreaTreeNode>()) {
   for (const n of nodes) { out.set(n.id, n); index(n.children, out); }
   return out;
 }
-/** Only nodes of `level` are selectable (the move target must sit right above the moved area). */
-function targets(nodes: AreaTreeNode[], level: AreaLevel): { value: number; title: string; disabled: boolean; children: unknown[] }[] {
-  return nodes.map((n) => ({ value: n.id, title: n.label, disabled: n.level !== level, children: n.level === level ? [] : targets(n.children, level) }));
+/** The first levels as loaded, with the children of each opened node put in place (they arrive level by level). */
+function merge(nodes: AreaTreeNode[], opened: ReadonlyMap<number, AreaTreeNode[]>): AreaTreeNode[] {
+  return nodes.map((n) => {
+    const loaded = n.childCount ? opened.get(n.id) : undefined;
+    if (loaded) return { ...n, childCount: undefined, children: merge(loaded, opened) };
+    return n.children.length ? { ...n, children: merge(n.children, opened) } : n;
+  });
 }
+const hasMore = (n: AreaTreeNode) => !!n.childCount;
+/** The opened nodes' answers (`tree/{id}?depth=1`) as each node's children (module level: a stable combine is memoized). */
+function childrenById(results: { data?: AreaTreeNode[] }[]): ReadonlyMap<number, AreaTreeNode[]> {
+  const out = new Map<number, AreaTreeNode[]>();
+  for (const r of results) if (r.data?.[0]) out.set(r.data[0].id, r.data[0].children);
+  return out;
+}
+/** Only nodes of `level` are selectable (the move target must sit right above the moved area); the rest open on demand. */
+function targets(nodes: AreaTreeNode[], level: AreaLevel): { value: number; title: string; disabled: boolean; isLeaf: boolean; children: unknown[] }[] {
+  return nodes.map((n) => ({
+    value: n.id, title: n.label, disabled: n.level !== level, isLeaf: n.level === level || (!n.children.length && !hasMore(n)),
+    children: n.level === level ? [] : targets(n.children, level),
+  }));
+}
+
+/** Levels loaded at first: regions → projects → buildings; floors and rooms load when their building is opened. */
+const FIRST_LEVELS = 2;
 
 /** area (楼宇与设备): the area tree — new (many siblings at once), edit, move, delete, Excel import and export. */
 export default function AreaPage() {
   const { message } = App.useApp();
   const qc = useQueryClient();
-  const tree = useAreaTree(-1);
-  const nodes = useMemo(() => index(tree.data ?? []), [tree.data]);
+  // a platform of 58,000 areas is a 5 MB tree: it loads level by level, each opened node's children as their own query
+  // (so an area change refreshes them with the rest)
+  const tree = useAreaTree(-1, FIRST_LEVELS);
+  const [openedIds, setOpenedIds] = useState<number[]>([]);
+  const opened = useQueries({ queries: openedIds.map((id) => ({ queryKey: areaKeys.tree(id, 1), queryFn: () => areaApi.tree(id, 1) })), combine: childrenById });
+  const merged = useMemo(() => merge(tree.data ?? [], opened), [tree.data, opened]);
+  const nodes = useMemo(() => index(merged), [merged]);
+  const open = async (id: number) => {
+    setOpenedIds((ids) => (ids.includes(id) ? ids : [...ids, id]));
+    await qc.fetchQuery({ queryKey: areaKeys.tree(id, 1), queryFn: () => areaApi.tree(id, 1) });
+  };
+  /** a deleted area's opened nodes (itself and below) are not asked for again */
+  const forget = (id: number) => {
+    const gone = new Set([...index([nodes.get(id)!]).keys()]);
+    setOpenedIds((ids) => ids.filter((x) => !gone.has(x)));
+  };
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selected = selectedId === null ? null : nodes.get(selectedId) ?? null;
   const detail = useQuery({ queryKey: areaKeys.detail(selectedId), queryFn: () => areaApi.get(selectedId!), enabled: selectedId !== null });
@@ -49,14 +84,21 @@ export default function AreaPage() {
   const add = useMutation({ mutationFn: ({ qty, ...v }: Record<string, unknown>) => areaApi.create(Number(qty), { ...v, parentId: selected?.id ?? null, level: addLevel }), onSuccess: done('新建成功') });
   const edit = useMutation({ mutationFn: (v: Record<string, unknown>) => areaApi.update(selectedId!, v), onSuccess: done('修改成功') });
   const move = useMutation({ mutationFn: (v: { parentId: number }) => areaApi.move(selectedId!, v.parentId), onSuccess: done('移动成功') });
-  const remove = useChange(() => areaApi.remove(selectedId!), { done: '删除成功', refresh, then: () => setSelectedId(null) });
+  const remove = useChange(async () => {
+    await areaApi.remove(selectedId!);
+    forget(selectedId!);
+  }, { done: '删除成功', refresh, then: () => setSelectedId(null) });
 
   const treeData = useMemo(() => {
     const conv = (ns: AreaTreeNode[]): object[] => ns.map((n) => ({
-      key: n.id, title: <span><Tag color={LEVEL_COLORS[n.level]} style={{ marginInlineEnd: 4 }}>{AREA_LEVEL_LABELS[n.level]}</Tag>{n.label}</span>, children: conv(n.children),
+      key: n.id, title: <span><Tag color={LEVEL_COLORS[n.level]} style={{ marginInlineEnd: 4 }}>{AREA_LEVEL_LABELS[n.level]}</Tag>{n.label}</span>,
+      isLeaf: !n.children.length && !hasMore(n), children: conv(n.children),
     }));
-    return conv(tree.data ?? []);
-  }, [tree.data]);
+    return conv(merged);
+  }, [merged]);
+  // a small tree opens its first levels; a large one shows its regions
+  const [expandedKeys, setExpandedKeys] = useState<number[] | null>(null);
+  const firstExpanded = useMemo(() => (nodes.size < 300 ? [...nodes.values()].filter((n) => n.children.length).map((n) => n.id) : []), [tree.data]); // eslint-disable-line react-hooks/exhaustive-deps
   const openDialog = (d: 'add' | 'edit' | 'move') => {
     form.resetFields();
     if (d === 'add') form.setFieldsValue({ qty: 1 });
@@ -76,7 +118,10 @@ export default function AreaPage() {
         <Col xs={24} md={9}>
           <Card size="small" title="区域树" styles={{ body: { maxHeight: 640, overflow: 'auto' } }}>
             <Spin spinning={tree.isLoading}>
-              {treeData.length ? <Tree showLine blockNode treeData={treeData as never} selectedKeys={selectedId ? [selectedId] : []} onSelect={(k) => setSelectedId(k.length ? Number(k[0]) : null)} defaultExpandAll={nodes.size < 300} />
+              {treeData.length ? (
+                <Tree showLine blockNode treeData={treeData as never} selectedKeys={selectedId ? [selectedId] : []} onSelect={(k) => setSelectedId(k.length ? Number(k[0]) : null)}
+                  expandedKeys={expandedKeys ?? firstExpanded} onExpand={(k) => setExpandedKeys(k.map(Number))} loadData={(n) => open(Number(n.key))} data-testid="area-tree" />
+              )
                 : <Empty description="还没有区域，请新增区域或导入" />}
             </Spin>
           </Card>
@@ -98,7 +143,7 @@ export default function AreaPage() {
                 <Descriptions size="small" column={2} items={[
                   { label: '名称', children: d?.name },
                   { label: '层级', children: AREA_LEVEL_LABELS[selected.level] },
-                  { label: '下级数量', children: selected.children.length },
+                  { label: '下级数量', children: selected.childCount ?? selected.children.length },
                   ...(selected.level === 'room' ? [{ label: '面积', children: d?.floorArea ? `${d.floorArea} m²` : '未填写' }] : []),
                   ...(selected.level === 'project' ? [{ label: '项目类型', children: d?.projectType ?? '—' }, { label: '地址', children: d?.address ?? '—' }] : []),
                 ]} />
@@ -130,7 +175,7 @@ export default function AreaPage() {
       <FormModal title={`移动「${selected?.label ?? ''}」`} open={dialog === 'move'} onClose={() => setDialog(null)} form={form} name="areaForm" saving={move.isPending} onSave={(v) => move.mutate(v)} okText="移动">
         {selected && PARENT[selected.level] && (
           <Form.Item name="parentId" label={`新的上级${AREA_LEVEL_LABELS[PARENT[selected.level]!]}`} required rules={[{ required: true, message: '请选择新的上级' }]}>
-            <TreeSelect treeData={targets(tree.data ?? [], PARENT[selected.level]!) as never} treeDefaultExpandAll showSearch treeNodeFilterProp="title" placeholder="选择" />
+            <TreeSelect treeData={targets(merged, PARENT[selected.level]!) as never} loadData={(n) => open(Number(n.value))} showSearch treeNodeFilterProp="title" placeholder="选择（展开上级可载入下级）" />
           </Form.Item>
         )}
       </FormModal>

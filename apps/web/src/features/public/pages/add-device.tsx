@@ -67,7 +67,8 @@ export default function AddDevicePage() {
   useEffect(() => {
     if (session.token && session.status === 'idle') void session.loadUser();
   }, [session]);
-  const tree = useQuery({ queryKey: areaKeys.tree(-1), queryFn: () => areaApi.tree(-1), enabled: !!session.token });
+  // regions and projects only: the rooms come with the chosen project (AreaPicker)
+  const tree = useQuery({ queryKey: areaKeys.regions, queryFn: areaApi.regions, enabled: !!session.token });
   const types = useDeviceTypes(projectId);
   const projects = projectsOf(tree.data ?? []);
 

@@ -10,7 +10,7 @@ import { DataTable, type FilterField } from '../../../components/data-table';
 import { dayjs } from '../../../lib/time';
 import { dmApi, dmKeys } from '../../device-management';
 import { useDeviceTypes } from '../../devices';
-import { buildingFloorOptions, useAreaTree } from '../../projects';
+import { BUILDINGS_AND_FLOORS, buildingFloorOptions, useAreaTree } from '../../projects';
 import { reportApi, reportKeys, type ReportParams } from '../api';
 import { columnTitle, isNumeric } from './columns';
 import { ReportChart } from './report-chart';
@@ -27,7 +27,7 @@ const numeric = (c: ReportColumn) => isNumeric(c.format);
 /** The registry's filters as the query form's fields, with the project's buildings, device types and groups as options. */
 function useFilterFields(def: ReportDef, projectId: number): FilterField[] {
   const needs = (kind: string) => def.filters.some((f) => f.kind === kind);
-  const tree = useAreaTree(needs('building') ? projectId : null);
+  const tree = useAreaTree(needs('building') ? projectId : null, BUILDINGS_AND_FLOORS);
   const types = useDeviceTypes(projectId, { enabled: needs('deviceType') });
   const groups = useQuery({ queryKey: dmKeys.groupList(projectId), queryFn: () => dmApi.groups(projectId), enabled: needs('group') });
   return useMemo(() => def.filters.map((f): FilterField => {
