@@ -149,5 +149,24 @@ test('从新建项目到设备上线：项目、楼宇导入、设备导入、�
   } finally {
     await Promise.all(clients.map((c) => c.endAsync()));
   }
+
+  // moving a room in the level-by-level tree: the target floor is picked from what is loaded (opened or searched)
+  await page.goto(`${baseUrl()}/device/area`);
+  const areaTree = page.getByTestId('area-tree');
+  const b1 = next(areaTree.locator('.ant-tree-treenode').filter({ hasText: PROJECT }));
+  await b1.locator('.ant-tree-switcher').click();
+  const f1 = next(b1);
+  await f1.locator('.ant-tree-switcher').click();
+  await areaTree.locator('.ant-tree-treenode').filter({ hasText: /^房间1110$/ }).locator('.ant-tree-node-content-wrapper').click();
+  await page.getByRole('button', { name: /移\s*动/ }).click();
+  const moveDialog = page.getByRole('dialog', { name: /移动「1110」/ });
+  await moveDialog.getByRole('combobox').fill('2层');
+  await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper').filter({ hasText: /^2层$/ }).click();
+  await moveDialog.getByRole('button', { name: /移\s*动/ }).click();
+  await expect(page.getByText('移动成功')).toBeVisible();
+  await f1.locator('.ant-tree-node-content-wrapper').click();
+  await expect(page.locator('.ant-descriptions-item').filter({ hasText: '下级数量' })).toContainText('9');
+  await areaTree.locator('.ant-tree-treenode').filter({ hasText: /^楼层2层$/ }).locator('.ant-tree-node-content-wrapper').click();
+  await expect(page.locator('.ant-descriptions-item').filter({ hasText: '下级数量' })).toContainText('11');
   expect(errors).toEqual([]);
 });
