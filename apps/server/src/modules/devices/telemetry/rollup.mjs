@@ -24,33 +24,97 @@ export const GRAINS = [
 export const ROLLUP_COLUMNS = ['device_id', 'field_code', 'bucket', 'n', 'sum', 'min', 'max', 'first_ts', 'first_num', 'last_ts', 'last_num', 'delta'];
 export const ROLLUP_WIDTH = ROLLUP_COLUMNS.length;
 
-const byDeviceFieldTs = (a, b) => (a[0] - b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || (a[2] - b[2]);
+const byTs = (a, b) => a[2] - b[2];
 
 /**
  * Readings [device_id, field_code, ts, num] (any order; num null is skipped) → per grain, the roll-up rows of these
- * readings alone as one flat array (ROLLUP_WIDTH values per row).
+ * readings alone as one flat array (ROLLUP_WIDTH values per row), ordered by device, field and bucket. The readings
+ * are grouped per device and field, and only a group's few readings sorted by time (they arrive in order as a rule):
+ * sorting a whole batch's readings with a three-key comparison was 8 % of the SQLite writer's time at 10,000 msg/s.
  */
 export function aggregate(readings, grains = GRAINS) {
-  const rows = readings.filter((r) => r[3] !== null && r[3] !== undefined).sort(byDeviceFieldTs);
+  const byDevice = new Map();
+  for (const r of readings) {
+    if (r[3] === null || r[3] === undefined) continue;
+    let fields = byDevice.get(r[0]);
+    if (!fields) byDevice.set(r[0], (fields = new Map()));
+    const group = fields.get(r[1]);
+    if (group) group.push(r);
+    else fields.set(r[1], [r]);
+  }
+  /** [device, field, readings in time order], by device and field (one order of upserts for every writer) */
+  const groups = [];
+  for (const device of [...byDevice.keys()].sort((a, b) => a - b)) {
+    const fields = byDevice.get(device);
+    for (const field of [...fields.keys()].sort()) {
+      const group = fields.get(field);
+      for (let i = 1; i < group.length; i++) {
+        if (group[i][2] < group[i - 1][2]) {
+          group.sort(byTs);
+          break;
+        }
+      }
+      groups.push(group);
+    }
+  }
   return grains.map(({ bucketOf }) => {
-    const out = [];
-    let cur = null;
-    for (const [device, field, ts, num] of rows) {
-      const bucket = bucketOf(ts);
-      if (cur && cur[0] === device && cur[1] === field && cur[2] === bucket) {
-        cur[3] += 1;
-        cur[4] += num;
-        if (num < cur[5]) cur[5] = num;
-        if (num > cur[6]) cur[6] = num;
-        if (num > cur[10]) cur[11] += num - cur[10];
-        cur[9] = ts;
-        cur[10] = num;
-      } else {
-        if (cur) out.push(...cur);
-        cur = [device, field, bucket, 1, num, num, num, ts, num, ts, num, 0];
+    // sized first: a batch's rows are a large array, and growing one (copied into fresh memory each time) was most
+    // of the time here
+    let rows = 0;
+    for (const group of groups) {
+      let bucket = NaN;
+      for (let i = 0; i < group.length; i++) {
+        const b = bucketOf(group[i][2]);
+        if (b !== bucket) {
+          rows++;
+          bucket = b;
+        }
       }
     }
-    if (cur) out.push(...cur);
+    const out = new Array(rows * ROLLUP_WIDTH);
+    let o = 0;
+    const put = (device, field, bucket, n, sum, min, max, firstTs, firstNum, lastTs, lastNum, delta) => {
+      out[o++] = device;
+      out[o++] = field;
+      out[o++] = bucket;
+      out[o++] = n;
+      out[o++] = sum;
+      out[o++] = min;
+      out[o++] = max;
+      out[o++] = firstTs;
+      out[o++] = firstNum;
+      out[o++] = lastTs;
+      out[o++] = lastNum;
+      out[o++] = delta;
+    };
+    for (const group of groups) {
+      // the open row's values, written once its bucket ends
+      const device = group[0][0];
+      const field = group[0][1];
+      let bucket = NaN, n = 0, sum = 0, min = 0, max = 0, firstTs = 0, firstNum = 0, lastTs = 0, lastNum = 0, delta = 0;
+      for (let i = 0; i < group.length; i++) {
+        const ts = group[i][2];
+        const num = group[i][3];
+        const b = bucketOf(ts);
+        if (b === bucket) {
+          n += 1;
+          sum += num;
+          if (num < min) min = num;
+          if (num > max) max = num;
+          if (num > lastNum) delta += num - lastNum;
+          lastTs = ts;
+          lastNum = num;
+        } else {
+          if (n) put(device, field, bucket, n, sum, min, max, firstTs, firstNum, lastTs, lastNum, delta);
+          bucket = b;
+          n = 1;
+          sum = min = max = firstNum = lastNum = num;
+          firstTs = lastTs = ts;
+          delta = 0;
+        }
+      }
+      put(device, field, bucket, n, sum, min, max, firstTs, firstNum, lastTs, lastNum, delta);
+    }
     return out;
   });
 }
