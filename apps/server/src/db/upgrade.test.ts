@@ -129,11 +129,13 @@ describe('升级：首个版本的数据库迁移到当前版本', () => {
     const list = await k.call('GET', `/api/v1/device/devicelist?projectId=${ids.project}&pageNo=1&pageSize=20`, { token });
     expect(list.body.code).toBe(200);
     expect(list.body.data.rows.map((r: { deviceCode: string }) => r.deviceCode)).toEqual(['OLD-METER-1']);
-    const from = Date.now() - 400 * DAY;
-    const history = await k.call('GET', `/api/v1/device/history?deviceId=${meter.device}&from=${from}&to=${Date.now()}&fields=f70`, { token });
+    // the longest range a history call takes (400 days), to the millisecond: a second Date.now() later was one over
+    const to = Date.now();
+    const from = to - 400 * DAY;
+    const history = await k.call('GET', `/api/v1/device/history?deviceId=${meter.device}&from=${from}&to=${to}&fields=f70`, { token });
     expect(history.body.code).toBe(200);
     expect(history.body.data.series[0].points.length).toBeGreaterThan(300);
-    const log = await k.call('GET', `/api/v1/device/operationlog?projectId=${ids.project}&from=${from}&to=${Date.now()}&pageNo=1&pageSize=20`, { token });
+    const log = await k.call('GET', `/api/v1/device/operationlog?projectId=${ids.project}&from=${from}&to=${to}&pageNo=1&pageSize=20`, { token });
     expect(log.body.data.rows).toHaveLength(1);
   });
 });
