@@ -1,8 +1,7 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
 import { XLSX_MIME, asDownload } from './download.ts';
+import { xlsxJob, type SheetValue } from './xlsx-encoder.ts';
 
 export interface ExcelColumn<T> {
   header: string;
@@ -19,24 +18,23 @@ export interface ExcelColumn<T> {
 export async function streamXlsx<T>(reply: FastifyReply, fileName: string, sheetName: string, columns: ExcelColumn<T>[], rows: AsyncIterable<T>) {
   const it = rows[Symbol.asyncIterator]();
   const first = await it.next();
-  const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(sheetName);
-  sheet.columns = columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? 16 }));
-  sheet.getRow(1).font = { bold: true };
+  const job = xlsxJob({ sheetName, columns: columns.map((c) => ({ width: c.width ?? 16 })) });
+  job.line(columns.map((c) => c.header), { bold: true });
   void (async () => {
     try {
       for (let r = first; !r.done; r = await it.next()) {
-        sheet.addRow(Object.fromEntries(columns.map((c, i) => [`c${i}`, c.value(r.value) ?? null]))).commit();
+        if (job.line(columns.map((c) => c.value(r.value) ?? null))) {
+          await job.flush();
+          if (job.out.destroyed) return; // the browser went away: stop reading rows
+        }
       }
-      sheet.commit();
-      await workbook.commit();
+      await job.finish();
     } catch (err) {
       reply.log.error({ err }, 'excel export failed after the download started');
-      out.destroy(err as Error);
+      job.out.destroy(err as Error);
     }
   })();
-  return asDownload(reply, fileName, XLSX_MIME).send(out);
+  return asDownload(reply, fileName, XLSX_MIME).send(job.out);
 }
 
 /** Walks a query newest first in batches by id, for exports. */
@@ -79,7 +77,7 @@ export interface SheetColumn {
 }
 
 /** A cell value in its sheet form: fen → 元, ms → a date (China Standard Time wall clock, as Excel has no zones). */
-function sheetValue(value: unknown, format: string): string | number | Date | null {
+function sheetValue(value: unknown, format: string): SheetValue {
   if (value === null || value === undefined || value === '') return null;
   if (typeof value !== 'number') return String(value);
   if (format === 'fen') return value / 100;
@@ -89,69 +87,45 @@ function sheetValue(value: unknown, format: string): string | number | Date | nu
 
 /**
  * Streams a titled report sheet: the title, the filters as applied, the generation time, a header row, the rows as
- * they come (one slice at a time, memory stays flat) with number formats, and the total row at the end.
+ * they come (one slice at a time, memory stays flat) with number formats, and the total row at the end. The workbook
+ * is written on the encoder thread (xlsx-encoder.ts); rows are made only as fast as the browser takes the file.
  */
-/** How many rows an export writes between looks at the download's backpressure. */
-const EXPORT_PACE_ROWS = 500;
-
-/** Resolves once a stream's buffer is below its mark again (at once when it is, or once it is closed). */
-function drained(stream: PassThrough): Promise<void> {
-  if (!stream.writableNeedDrain || stream.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-  });
-}
-
 export async function streamReportXlsx(reply: FastifyReply, opts: {
   fileName: string; title: string; applied: { label: string; value: string }[]; columns: SheetColumn[];
   rows: AsyncIterable<Record<string, unknown>>; totals: () => Promise<Record<string, number>>; generatedAt: number; notes?: string[];
   /** rows the export will hold: sent as x-report-rows so the browser can show progress */
   rowCount?: number;
 }) {
-  const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(opts.title.slice(0, 31));
   const { columns } = opts;
-  sheet.columns = columns.map((c) => ({ key: c.key, width: c.width ? Math.max(8, Math.round(c.width / 7)) : 16, style: REPORT_NUM_FMT[c.format] ? { numFmt: REPORT_NUM_FMT[c.format] } : {} }));
-  const line = (values: unknown[], style?: Partial<ExcelJS.Font>) => {
-    const row = sheet.addRow(values);
-    if (style) row.font = style;
-    row.commit();
-  };
-  line([opts.title], { bold: true, size: 14 });
-  line([opts.applied.map((a) => `${a.label}：${a.value}`).join('　') || '筛选：全部']);
-  line([`生成时间：${cstTime(opts.generatedAt)}`]);
-  for (const n of opts.notes ?? []) line([`说明：${n}`]);
-  line(columns.map((c) => (c.unit ? `${c.label}（${c.unit}）` : c.label)), { bold: true });
+  const job = xlsxJob({
+    sheetName: opts.title.slice(0, 31),
+    columns: columns.map((c) => ({ width: c.width ? Math.max(8, Math.round(c.width / 7)) : 16, numFmt: REPORT_NUM_FMT[c.format] })),
+  });
+  job.line([opts.title], { bold: true, size: 14 });
+  job.line([opts.applied.map((a) => `${a.label}：${a.value}`).join('　') || '筛选：全部']);
+  job.line([`生成时间：${cstTime(opts.generatedAt)}`]);
+  for (const n of opts.notes ?? []) job.line([`说明：${n}`]);
+  job.line(columns.map((c) => (c.unit ? `${c.label}（${c.unit}）` : c.label)), { bold: true });
   void (async () => {
     try {
       let count = 0;
       for await (const r of opts.rows) {
-        sheet.addRow(columns.map((c) => sheetValue(r[c.key], c.format))).commit();
         count++;
-        // rows are made only as fast as the browser takes the file: without this the database's pace filled memory
-        if (count % EXPORT_PACE_ROWS === 0) {
-          await drained(out);
-          if (out.destroyed) return; // the browser went away: stop reading rows
+        if (job.line(columns.map((c) => sheetValue(r[c.key], c.format)))) {
+          await job.flush();
+          if (job.out.destroyed) return; // the browser went away: stop reading rows
         }
       }
       const totals = await opts.totals();
       if (Object.keys(totals).length) {
-        line(columns.map((c, i) => (i === 0 ? `合计（${count} 条）` : c.key in totals ? sheetValue(totals[c.key], c.format) : null)), { bold: true });
-      } else line([`共 ${count} 条`]);
-      sheet.commit();
-      await workbook.commit();
+        job.line(columns.map((c, i) => (i === 0 ? `合计（${count} 条）` : c.key in totals ? sheetValue(totals[c.key], c.format) : null)), { bold: true });
+      } else job.line([`共 ${count} 条`]);
+      await job.finish();
     } catch (err) {
       reply.log.error({ err }, 'report export failed after the download started');
-      out.destroy(err as Error);
+      job.out.destroy(err as Error);
     }
   })();
   if (opts.rowCount !== undefined) reply.header('x-report-rows', String(opts.rowCount)).header('access-control-expose-headers', 'x-report-rows');
-  return asDownload(reply, opts.fileName, XLSX_MIME).send(out);
+  return asDownload(reply, opts.fileName, XLSX_MIME).send(job.out);
 }
