@@ -103,7 +103,9 @@ try {
     console.log(readMet ? '✓ 读取不拖慢接入：接入 p95 ≤ 1 s，事件循环延迟 p99 ≤ 50 ms' : '✗ 未达到：接入 p95 ≤ 1 s 且事件循环延迟 p99 ≤ 50 ms');
   }
   console.log(`\n持续 ${sustained.seconds} s @ ${sustained.rate} 条/秒：${sustained.ackedPerSecond} 条/秒、${sustained.pointsPerSecond} 点/秒（最慢一秒 ${sustained.slowestSecond}，含收尾 ${sustained.overallPerSecond} 条/秒），p95 ${sustained.p95Ms} ms；发送 ${published}、入库 ${c.messages_stored}、数据点 ${c.points_stored}。`);
-  console.log(met ? '✓ 达到目标：10,000 条/秒持续 60 s 全部入库确认，p95 ≤ 1 s，无丢失' : '✗ 未达到目标（10,000 条/秒持续 60 s 全部入库确认，p95 ≤ 1 s，无丢失）');
+  // the target as asked of this run (10,000/s unless --sustain says more)
+  const goal = `${Math.max(10_000, sustained.rate).toLocaleString()} 条/秒持续 60 s 全部入库确认（稳定速率不低于 99 %），p95 ≤ 1 s，无丢失`;
+  console.log(met ? `✓ 达到目标：${goal}` : `✗ 未达到目标（${goal}）`);
 } finally {
   await server.stop();
 }
