@@ -49,7 +49,7 @@ export async function createDeviceCore(deps: {
   const commands = createCommandService({ db, mqtt, live, onError });
   const sink = config.databaseUrl?.startsWith('postgres') ? postgresSink(db) : sqliteSink(sqliteFileOf(config.dataDir), writeGateOf(db));
   const ingest = createIngest({ db, sink, directory, commands, live, onError });
-  const devices = createDeviceService({ db, projects: deps.projects, directory, commands, mqtt });
+  const devices = createDeviceService({ db, readDb, projects: deps.projects, directory, commands, mqtt });
   const telemetry = createTelemetryService(db, readDb);
   const rollupReads = createRollupReads(readDb);
   if (isBrokerThread(mqtt)) mqtt.attach(ingest.port);

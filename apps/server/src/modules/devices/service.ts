@@ -71,8 +71,16 @@ export function randomDeviceCode(type: DeviceTypeDef): string {
 export type CredentialEvent = { kind: 'issued'; devices: { code: string; secret: string }[] } | { kind: 'changed'; codes: string[] };
 export type CredentialListener = (event: CredentialEvent) => void;
 
-export function createDeviceService(deps: { db: Db; projects: ProjectService; directory: DeviceDirectory; commands: CommandService; mqtt: MqttHub | null }) {
-  const { db, projects } = deps;
+export function createDeviceService(deps: {
+  db: Db;
+  /**
+   * long reads (db/read-db.ts): the per-second figures that count whole projects (project cards, the monitor's type
+   * tabs) — on the main connection a count over a tenant's 100,000 devices held the event loop ~0.1 s every second
+   */
+  readDb: Db;
+  projects: ProjectService; directory: DeviceDirectory; commands: CommandService; mqtt: MqttHub | null;
+}) {
+  const { db, readDb, projects } = deps;
   const changes = changesOf(db);
   /**
    * Device-list totals per scope and filter. A filter on online status changes with time and with every report (the
@@ -281,7 +289,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     /** Registry types of the project's type plus any other type it holds, with counts; only types the user may see. */
     async typesOfProject({ user, scope }: Actor, projectId: number) {
       const project = await projects.project(scope, projectId);
-      const counts = await figures(`type:${project.id}`, () => repo.typeCounts(db, project.id, Date.now()));
+      const counts = await figures(`type:${project.id}`, () => repo.typeCounts(readDb, project.id, Date.now()));
       const codes = new Set([...deviceTypesForProjectType(project.project_type).map((t) => t.code), ...counts.keys()]);
       return DEVICE_TYPES.filter((t) => codes.has(t.code) && canView(user, t.code)).map((t) => ({
         code: t.code,
@@ -466,7 +474,7 @@ export function createDeviceService(deps: { db: Db; projects: ProjectService; di
     readingsIn: (deviceIds: number[], fieldCodes: string[], from: number, until: number) => repo.readingsIn(db, deviceIds, fieldCodes, from, until),
     /** Each device × field's last numeric reading at or before `at`, within `lookbackMs`. */
     readingsAt: (deviceIds: number[], fieldCodes: string[], at: number, lookbackMs: number) => repo.readingsAt(db, deviceIds, fieldCodes, at, lookbackMs),
-    projectDeviceCounts: (projectIds: number[]) => figures(`project:${projectIds.join(',')}`, () => repo.projectDeviceCounts(db, projectIds, Date.now())),
+    projectDeviceCounts: (projectIds: number[]) => figures(`project:${projectIds.join(',')}`, () => repo.projectDeviceCounts(readDb, projectIds, Date.now())),
     devicesOnArea: (areaId: number) => repo.devicesOnArea(db, areaId),
     codesTaken: (codes: string[]) => repo.codesTaken(db, codes),
     /** ids of devices by code, inside the caller's transaction (just inserted rows included) */
