@@ -32,10 +32,16 @@ test('监控规则：新建规则，模拟设备触发告警，铃铛计数上�
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByRole('row').filter({ hasText: '室温高于 5 °C（演示）' })).toContainText('室内温度 > 5.0 °C');
 
-  // the simulated thermostats report every minute: the bell counts their alarms (live, or at the next poll)
+  // the simulated thermostats report every minute: our rule's alarms appear in the list (asked again with 查询), and
+  // the bell counts them (live, or at the next poll). Waiting for the bell alone was not enough: another demo rule
+  // (室温过低) can raise it first
   await page.getByRole('tab', { name: '告警消息', exact: true }).click();
-  await expect.poll(() => bellCount(page), { timeout: 100_000, intervals: [2000] }).toBeGreaterThan(before);
-  await expect.poll(async () => page.getByRole('row').filter({ hasText: '室温高于 5 °C（演示）' }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+  const ours = page.getByRole('row').filter({ hasText: '室温高于 5 °C（演示）' });
+  await expect.poll(async () => {
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    return ours.count();
+  }, { timeout: 100_000, intervals: [3000] }).toBeGreaterThan(0);
+  await expect.poll(() => bellCount(page), { timeout: 60_000, intervals: [2000] }).toBeGreaterThan(before);
   await shot(page, 'monitor-alarms');
   // acknowledge every alarm on the page at once: the bell counts only what is still unread
   await page.reload();
