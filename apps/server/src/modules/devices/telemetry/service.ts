@@ -59,16 +59,37 @@ export function createTelemetryService(db: Db, readDb: Db = db) {
 
   /**
    * The same buckets from the hourly roll-ups: buckets of whole hours from the hour `q.from` falls in, the hours wholly
-   * inside the range from the roll-up and the partial hours at its two ends from the history.
+   * inside the range added up per bucket in the database (a year of three fields is 26,280 hour rows and ~1,500 bucket
+   * rows: only those cross from the reader thread), the partial hours at its two ends from the history, added here.
    */
   async function bucketsFromRollups(deviceId: number, wanted: string[], steps: string[], q: { from: number; to: number }, bucketMs: number) {
     const origin = Math.floor(q.from / HOUR) * HOUR;
     const firstWhole = Math.ceil(q.from / HOUR) * HOUR;
     const lastWhole = Math.floor(q.to / HOUR) * HOUR;
-    const [hours, edges] = await Promise.all([
-      readDb.selectFrom('device_rollup_hour').select(['field_code', 'n', 'sum', 'min', 'max', 'first_ts', 'last_ts', 'last_num'])
-        .where('device_id', '=', deviceId).where('field_code', 'in', wanted)
-        .where('bucket', '>=', firstWhole).where('bucket', '<', lastWhole).execute(),
+    const measured = wanted.filter((c) => !steps.includes(c));
+    // literals (validated integers), so the grouped expression reads the same in SELECT and GROUP BY on PostgreSQL
+    const k = sql<number>`cast((bucket - ${sql.lit(origin)}) / ${sql.lit(bucketMs)} as bigint)`;
+    const [sums, lasts, edges] = await Promise.all([
+      measured.length
+        ? readDb.selectFrom('device_rollup_hour')
+          .select([
+            'field_code', k.as('k'), sql<number>`sum(n)`.as('n'), sql<number>`sum(${sql.ref('sum')})`.as('sum'),
+            sql<number>`min(${sql.ref('min')})`.as('min'), sql<number>`max(${sql.ref('max')})`.as('max'), sql<number>`min(first_ts)`.as('first'),
+          ])
+          .where('device_id', '=', deviceId).where('field_code', 'in', measured)
+          .where('bucket', '>=', firstWhole).where('bucket', '<', lastWhole)
+          .groupBy(['field_code', k]).execute()
+        : [],
+      // a set point or a state: the last value of each bucket, at its time
+      steps.length
+        ? sql<{ field_code: string; k: number; t: number; v: number }>`
+          select field_code, k, t, v from (
+            select field_code, ${k} as k, last_ts as t, last_num as v,
+              row_number() over (partition by field_code, ${k} order by last_ts desc) as rn
+            from device_rollup_hour
+            where device_id = ${deviceId} and field_code in (${sql.join(steps)}) and bucket >= ${firstWhole} and bucket < ${lastWhole}
+          ) x where rn = 1`.execute(readDb).then((r) => r.rows)
+        : [],
       readDb.selectFrom('device_history').select(['field_code', 'ts', 'num'])
         .where('device_id', '=', deviceId).where('field_code', 'in', wanted).where('num', 'is not', null)
         .where((eb) => eb.or([
@@ -76,33 +97,37 @@ export function createTelemetryService(db: Db, readDb: Db = db) {
           eb.and([eb('ts', '>=', lastWhole), eb('ts', '<', q.to)]),
         ])).execute(),
     ]);
-    const buckets = new Map<string, { field: string; t: number; n: number; sum: number; min: number; max: number; lastTs: number; lastNum: number }>();
-    const add = (field: string, r: { n: number; sum: number; min: number; max: number; first: number; lastTs: number; lastNum: number }) => {
-      const key = `${field}|${Math.floor((r.first - origin) / bucketMs)}`;
-      const b = buckets.get(key);
-      if (!b) {
-        buckets.set(key, { field, t: r.first, n: r.n, sum: r.sum, min: r.min, max: r.max, lastTs: r.lastTs, lastNum: r.lastNum });
-        return;
-      }
-      b.t = Math.min(b.t, r.first);
-      b.n += r.n;
-      b.sum += r.sum;
-      b.min = Math.min(b.min, r.min);
-      b.max = Math.max(b.max, r.max);
-      if (r.lastTs > b.lastTs) Object.assign(b, { lastTs: r.lastTs, lastNum: r.lastNum });
-    };
-    for (const h of hours) {
-      add(h.field_code, { n: Number(h.n), sum: Number(h.sum), min: Number(h.min), max: Number(h.max), first: Number(h.first_ts), lastTs: Number(h.last_ts), lastNum: Number(h.last_num) });
+    const key = (field: string, bucket: number) => `${field}|${bucket}`;
+    const sumOf = new Map<string, { field: string; t: number; n: number; sum: number; min: number; max: number }>();
+    const lastOf = new Map<string, { field: string; t: number; v: number }>();
+    for (const r of sums) {
+      sumOf.set(key(r.field_code, Number(r.k)), { field: r.field_code, t: Number(r.first), n: Number(r.n), sum: Number(r.sum), min: Number(r.min), max: Number(r.max) });
     }
+    for (const r of lasts) lastOf.set(key(r.field_code, Number(r.k)), { field: r.field_code, t: Number(r.t), v: Number(r.v) });
     for (const e of edges) {
+      const ts = Number(e.ts);
       const v = Number(e.num);
-      add(e.field_code, { n: 1, sum: v, min: v, max: v, first: Number(e.ts), lastTs: Number(e.ts), lastNum: v });
+      const at = key(e.field_code, Math.floor((ts - origin) / bucketMs));
+      if (steps.includes(e.field_code)) {
+        const b = lastOf.get(at);
+        if (!b || ts > b.t) lastOf.set(at, { field: e.field_code, t: ts, v });
+        continue;
+      }
+      const b = sumOf.get(at);
+      if (!b) {
+        sumOf.set(at, { field: e.field_code, t: ts, n: 1, sum: v, min: v, max: v });
+        continue;
+      }
+      b.t = Math.min(b.t, ts);
+      b.n += 1;
+      b.sum += v;
+      b.min = Math.min(b.min, v);
+      b.max = Math.max(b.max, v);
     }
-    const ordered = [...buckets.values()].sort((a, b) => a.field.localeCompare(b.field) || a.t - b.t);
-    const rows: BucketRow[] = ordered.filter((b) => !steps.includes(b.field))
+    const rows: BucketRow[] = [...sumOf.values()].sort((a, b) => a.field.localeCompare(b.field) || a.t - b.t)
       .map((b) => ({ field_code: b.field, t: b.t, avg: b.sum / b.n, min: b.min, max: b.max, n: b.n }));
-    const last: LastRow[] = ordered.filter((b) => steps.includes(b.field))
-      .map((b) => ({ field_code: b.field, t: b.lastTs, v: b.lastNum })).sort((a, b) => a.field_code.localeCompare(b.field_code) || a.t - b.t);
+    const last: LastRow[] = [...lastOf.values()].sort((a, b) => a.field.localeCompare(b.field) || a.t - b.t)
+      .map((b) => ({ field_code: b.field, t: b.t, v: b.v }));
     return { rows, last };
   }
 
