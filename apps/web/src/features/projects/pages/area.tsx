@@ -98,7 +98,10 @@ export default function AreaPage() {
   }, [merged]);
   // a small tree opens its first levels; a large one shows its regions
   const [expandedKeys, setExpandedKeys] = useState<number[] | null>(null);
-  const firstExpanded = useMemo(() => (nodes.size < 300 ? [...nodes.values()].filter((n) => n.children.length).map((n) => n.id) : []), [tree.data]); // eslint-disable-line react-hooks/exhaustive-deps
+  const firstExpanded = useMemo(() => {
+    const first = index(tree.data ?? []);
+    return first.size < 300 ? [...first.values()].filter((n) => n.children.length).map((n) => n.id) : [];
+  }, [tree.data]);
   const openDialog = (d: 'add' | 'edit' | 'move') => {
     form.resetFields();
     if (d === 'add') form.setFieldsValue({ qty: 1 });
