@@ -113,7 +113,8 @@ test('数据中心流程：维修记录、设备绑定管理、押金充值、�
   const leaf = room.split(' / ').pop()!;
   await bind.getByLabel('绑定到').click();
   await bind.getByLabel('绑定到').fill(leaf);
-  await page.locator('.ant-select-tree-node-content-wrapper').filter({ hasText: new RegExp(`^${leaf}$`) }).first().click();
+  // typing searches the project on the server: the matches show their whole path (「1号楼 / 1层 / 101室」)
+  await page.locator('.ant-select-tree-node-content-wrapper').filter({ hasText: new RegExp(`(^| / )${leaf}$`) }).first().click();
   await shot(page, 'datacenter-bind-dialog');
   await bind.getByRole('button', { name: btn('绑定') }).click();
   await expect(page.getByText(/已绑定到/)).toBeVisible();

@@ -68,6 +68,12 @@ function endpoints(seeded) {
       ok: (d, path) => d?.[0]?.level === 'floor' && path.includes(`/${d[0].id}?`) && d[0].children.length > 0,
     },
     { name: '楼栋与楼层筛选项（万台表项目）', path: `/api/v1/area/tree/${big}?depth=2`, ok: (d) => d?.[0]?.id === big && d[0].children.length > 0 },
+    {
+      // a room picker of the 10,000-meter project: the operator types building and room (「3号楼 1205」)
+      name: '房间查找（万台表项目，轮换 100 个「楼栋 房间号」）',
+      paths: Array.from({ length: 100 }, (_, i) => `/api/v1/area/search?rootId=${big}&levels=room&keyword=${encodeURIComponent(`${(i % 20) + 1}号楼 ${(i % 25) + 1}${String((i % 19) + 1).padStart(2, '0')}`)}`),
+      ok: (d) => d?.total > 0 && d.rows.length > 0 && d.rows.every((r) => r.level === 'room'),
+    },
     // for comparison: no screen asks for the whole tree any more (5 MB for 58,082 nodes)
     { name: '区域树 整棵（对照，界面不再请求）', path: '/api/v1/area/tree/-1', ok: (d) => Array.isArray(d) && d.length > 0 },
     { name: '项目列表', path: '/api/v1/area/project/list?pageNo=1&pageSize=20', ok: rows(20) },

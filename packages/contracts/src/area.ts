@@ -42,6 +42,34 @@ export const areaTreeQuery = z.object({
   depth: decimal(z.number({ error: '层数必须是数字' }).int('层数必须是整数').min(0, '层数不能小于 0').max(AREA_TREE_MAX_DEPTH, `层数不能大于 ${AREA_TREE_MAX_DEPTH}`)).optional(),
 });
 
+/** The most areas one search answers (a picker shows them as a list; the operator narrows with more words). */
+export const AREA_SEARCH_MAX = 200;
+const commaList = (v: unknown) => (typeof v === 'string' ? (v === '' ? undefined : v.split(',')) : v);
+/**
+ * Areas found below a node (`rootId`, -1 for every visible one): by words of their path (「3号楼 304」), or by id (a
+ * picker naming what is already chosen). Pickers of a 10,000-room project ask this instead of loading every room.
+ */
+export const areaSearchQuery = z.object({
+  rootId: decimal(z.number({ error: '请选择项目或区域' }).int('区域编号必须是整数')),
+  keyword: z.string().trim().max(50, '关键字最多 50 个字符').optional(),
+  ids: z.preprocess(commaList, z.array(decimal(z.number({ error: '区域编号必须是数字' }).int('区域编号必须是整数').positive('区域编号必须大于 0')))
+    .max(AREA_SEARCH_MAX, `一次最多查 ${AREA_SEARCH_MAX} 个区域`)).optional(),
+  levels: z.preprocess(commaList, z.array(z.enum(AREA_LEVELS, { error: '层级只能是 region、project、building、floor、room' }))).optional(),
+  limit: decimal(z.number({ error: '条数必须是数字' }).int('条数必须是整数').min(1, '条数至少 1').max(AREA_SEARCH_MAX, `条数最多 ${AREA_SEARCH_MAX}`)).default(50),
+}).refine((q) => (q.keyword ?? '') !== '' || q.ids !== undefined, { message: '请输入关键字', path: ['keyword'] });
+export type AreaSearchQuery = z.infer<typeof areaSearchQuery>;
+
+/** One area a search found: where it is, as the names below the searched node (「1号楼 / 3层 / 304室」). */
+export interface AreaMatch {
+  id: number;
+  label: string;
+  level: AreaLevel;
+  parentId: number | null;
+  path: string;
+  /** how many areas sit right below it */
+  childCount: number;
+}
+
 export interface ProjectInfo {
   id: number;
   tenantId: number;

@@ -8,6 +8,10 @@ import type { DeviceAction } from './device-types.ts';
 const positiveId = (what: string) =>
   decimal(z.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`));
 const flag = z.enum(['0', '1', 'true', 'false'], { error: '在线状态只能是 0 或 1' }).transform((v) => v === '1' || v === 'true');
+/** getviewbyarea: `own=1` only the devices placed on the area itself, not below it (a project's own devices). */
+export const deviceViewByAreaQuery = z.object({
+  own: z.enum(['0', '1', 'true', 'false'], { error: 'own 只能是 0 或 1' }).transform((v) => v === '1' || v === 'true').optional(),
+});
 
 export const deviceTypeCode = z.enum(DEVICE_TYPE_CODES as [string, ...string[]], { error: '设备类型不存在' });
 

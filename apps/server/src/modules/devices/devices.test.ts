@@ -116,6 +116,12 @@ describe('详情、协议、类型、历史', () => {
   it('getviewbyarea groups devices by room', async () => {
     const res = await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}`, { token: tokenA });
     expect(res.body.data.map((g: { areaPath: string; devices: unknown[] }) => [g.areaPath, g.devices.length])).toEqual([['1号楼 / 1层 / 101室', 1], ['1号楼 / 2层 / 201室', 2]]);
+    // own=1: only what sits on the area itself (项目视图 asks the project's own devices, then one building at a time)
+    expect((await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?own=1`, { token: tokenA })).body.data).toEqual([]);
+    const room = await k.call('GET', `/api/v1/device/getviewbyarea/${room201}?own=1`, { token: tokenA });
+    expect(room.body.data.map((g: { areaPath: string; devices: unknown[] }) => [g.areaPath, g.devices.length])).toEqual([['1号楼 / 2层 / 201室', 2]]);
+    expect((await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?own=yes`, { token: tokenA })).body).toMatchObject({ code: 40000, msg: expect.stringContaining('own 只能是 0 或 1') });
+    expect((await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?own=1`, { token: tokenB })).body.code).toBe(40400);
   });
 
   it('history is downsampled on the server to at most 500 points per field (counters keep their maximum)', async () => {

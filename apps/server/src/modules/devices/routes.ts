@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deviceIdParam, deviceListQuery, deviceMonitorQuery, fieldDisplay, fieldOf, offlineMessageQuery, pageQuery, projectIdParam, decimal, type FieldDef } from '@kelvin/contracts';
+import { deviceIdParam, deviceListQuery, deviceViewByAreaQuery, deviceMonitorQuery, fieldDisplay, fieldOf, offlineMessageQuery, pageQuery, projectIdParam, decimal, type FieldDef } from '@kelvin/contracts';
 import { cstTime, streamXlsx } from '../../lib/excel.ts';
 import { ok } from '../../lib/errors.ts';
 import { actorOf } from '../../plugins/access.ts';
@@ -90,10 +90,13 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
   });
 
   r.get('/api/v1/device/getviewbyarea/:id', {
-    schema: { tags, summary: '区域下的设备（按所在区域分组）', params: z.object({ id: decimal(areaNumber('区域编号').positive('区域编号必须大于 0')) }) },
+    schema: {
+      tags, summary: '区域下的设备（按所在区域分组；own=1 只含放在该区域本身的设备）',
+      params: z.object({ id: decimal(areaNumber('区域编号').positive('区域编号必须大于 0')) }), querystring: deviceViewByAreaQuery,
+    },
     config: { access: 'login' },
   }, async (req) => {
-    return ok(await devices.viewByArea(actorOf(req), req.params.id));
+    return ok(await devices.viewByArea(actorOf(req), req.params.id, req.query.own));
   });
 
   r.get('/api/v1/device/getviewlistbyareabypage_forpdevice/:areaId/:parentId', {

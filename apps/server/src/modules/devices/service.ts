@@ -391,9 +391,9 @@ export function createDeviceService(deps: {
       return { def: DEVICE_TYPE_BY_CODE.get(q.deviceType)!, projectName: project.name, rows: rows() };
     },
 
-    /** The devices under an area, grouped by the area they sit in (getviewbyarea). */
-    async viewByArea({ user, scope }: Actor, areaId: number) {
-      const areaIds = (await areaScope(scope, areaId))!;
+    /** The devices under an area (only on the area itself with `own`), grouped by the area they sit in (getviewbyarea). */
+    async viewByArea({ user, scope }: Actor, areaId: number, own = false) {
+      const areaIds = own ? [(await projects.area(scope, areaId)).id] : (await areaScope(scope, areaId))!;
       const types = DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t));
       const rows = await repo.devicesQuery(db, scope, { types, areaIds, now: Date.now() }).orderBy('area_id').orderBy('device_code').limit(2000).execute();
       const devices = await toRows(scope, rows);

@@ -169,3 +169,80 @@ describe('受限用户', () => {
     expect(building.body.code).toBe(200);
   });
 });
+
+describe('区域查找（大项目的房间选择）', () => {
+  type Match = { id: number; label: string; level: string; parentId: number | null; path: string; childCount: number };
+  let t: TenantWithProject, token: string;
+  const ids: Record<string, number> = {};
+  const search = async (query: string, as = token) => k.call('GET', `/api/v1/area/search?${query}`, { token: as });
+  const paths = (rows: Match[]) => rows.map((r) => r.path);
+
+  beforeAll(async () => {
+    // 1号楼 and 2号楼, each 1层 and 2层, each floor 101室 and 102室 (the room names repeat on purpose)
+    t = await createTenantWithProject(k.db, 'finder', CODES);
+    token = await k.login(t.username, t.password);
+    ids['1号楼'] = t.buildingId;
+    [ids['2号楼']] = (await create(token, 1, { parentId: t.projectId, level: 'building', name: '2号楼' })).body.data;
+    for (const b of ['1号楼', '2号楼']) {
+      for (const floor of ['1层', '2层']) {
+        const [f] = (await create(token, 1, { parentId: ids[b], level: 'floor', name: floor })).body.data;
+        ids[`${b}/${floor}`] = f;
+        for (const room of ['101室', '102室']) [ids[`${b}/${floor}/${room}`]] = (await create(token, 1, { parentId: f, level: 'room', name: room })).body.data;
+      }
+    }
+  });
+
+  it('finds areas whose path below the project holds every word, in tree order, with how many children each has', async () => {
+    const res = await search(`rootId=${t.projectId}&keyword=101&levels=room`);
+    expect(res.body.code).toBe(200);
+    expect(res.body.data.total).toBe(4);
+    expect(paths(res.body.data.rows)).toEqual(['1号楼 / 1层 / 101室', '1号楼 / 2层 / 101室', '2号楼 / 1层 / 101室', '2号楼 / 2层 / 101室']);
+    expect(res.body.data.rows[0]).toEqual({ id: ids['1号楼/1层/101室'], label: '101室', level: 'room', parentId: ids['1号楼/1层'], path: '1号楼 / 1层 / 101室', childCount: 0 });
+    // two words: both must appear, anywhere in the path
+    expect(paths((await search(`rootId=${t.projectId}&keyword=${encodeURIComponent('2号楼 2层')}`)).body.data.rows))
+      .toEqual(['2号楼 / 2层', '2号楼 / 2层 / 101室', '2号楼 / 2层 / 102室']);
+    // floors only, with their rooms counted
+    const floors = (await search(`rootId=${t.projectId}&keyword=${encodeURIComponent('层')}&levels=floor`)).body.data;
+    expect(floors.rows.map((r: Match) => [r.path, r.childCount])).toEqual([['1号楼 / 1层', 2], ['1号楼 / 2层', 2], ['2号楼 / 1层', 2], ['2号楼 / 2层', 2]]);
+    // limit: the first ones, and how many there are in all
+    const one = (await search(`rootId=${t.projectId}&keyword=室&limit=1`)).body.data;
+    expect(one).toEqual({ total: 8, rows: [expect.objectContaining({ path: '1号楼 / 1层 / 101室' })] });
+    // below a building the path starts under it; -1 searches everything the caller sees, from the region down
+    expect(paths((await search(`rootId=${ids['2号楼']}&keyword=102`)).body.data.rows)).toEqual(['1层 / 102室', '2层 / 102室']);
+    expect(paths((await search(`rootId=-1&keyword=${encodeURIComponent('1号楼 2层 102')}`)).body.data.rows)).toEqual(['finder区域 / finder项目 / 1号楼 / 2层 / 102室']);
+    // the project itself, when its level is asked
+    expect((await search(`rootId=${t.projectId}&keyword=finder&levels=project,building`)).body.data.rows).toEqual([
+      { id: t.projectId, label: 'finder项目', level: 'project', parentId: t.regionId, path: 'finder项目', childCount: 2 },
+    ]);
+    expect((await search(`rootId=${t.projectId}&keyword=${encodeURIComponent('没有这个')}`)).body.data).toEqual({ total: 0, rows: [] });
+  });
+
+  it('names chosen areas by id, only those below the root and of the asked levels', async () => {
+    const asked = [ids['2号楼/2层/102室'], ids['1号楼/1层'], a.buildingId, ids['1号楼/1层/101室']];
+    const res = (await search(`rootId=${t.projectId}&ids=${asked.join(',')}&levels=room`)).body.data;
+    expect(res.rows.map((r: Match) => [r.id, r.path])).toEqual([[ids['2号楼/2层/102室'], '2号楼 / 2层 / 102室'], [ids['1号楼/1层/101室'], '1号楼 / 1层 / 101室']]);
+    expect(res.total).toBe(2);
+    // without levels the floor comes too; below 1号楼 only its own
+    expect(paths((await search(`rootId=${t.projectId}&ids=${ids['1号楼/1层']}`)).body.data.rows)).toEqual(['1号楼 / 1层']);
+    expect(paths((await search(`rootId=${ids['1号楼']}&ids=${asked.join(',')}`)).body.data.rows)).toEqual(['1层', '1层 / 101室']);
+  });
+
+  it('another tenant\'s areas are neither searched nor named, and bad input gets a Chinese message', async () => {
+    expect((await search(`rootId=${t.projectId}&keyword=101`, tokenA)).body.code).toBe(40400);
+    expect((await search(`rootId=-1&keyword=finder`, tokenA)).body.data).toEqual({ total: 0, rows: [] });
+    expect((await search(`rootId=-1&ids=${ids['1号楼/1层/101室']}`, tokenA)).body.data).toEqual({ total: 0, rows: [] });
+    for (const [query, msg] of [
+      [`rootId=${t.projectId}`, '请输入关键字'],
+      [`rootId=${t.projectId}&keyword=%20`, '请输入关键字'],
+      [`keyword=101`, '请选择项目或区域'],
+      [`rootId=${t.projectId}&keyword=101&levels=house`, '层级只能是 region、project、building、floor、room'],
+      [`rootId=${t.projectId}&keyword=101&limit=201`, '条数最多 200'],
+      [`rootId=${t.projectId}&ids=1,x`, '区域编号必须是数字'],
+      [`rootId=${t.projectId}&keyword=${'长'.repeat(51)}`, '关键字最多 50 个字符'],
+    ]) {
+      const res = await search(query);
+      expect(res.body.code, query).toBe(40000);
+      expect(res.body.msg, query).toContain(msg);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaTreeQuery, areaMoveBody, areaPatchBody, projectIdParam, decimal } from '@kelvin/contracts';
+import { PROJECT_TYPES, areaCreateBody, areaIdParam, areaSearchQuery, areaTreeQuery, areaMoveBody, areaPatchBody, projectIdParam, decimal } from '@kelvin/contracts';
 import { ok } from '../../lib/errors.ts';
 import { sendPreparedJson } from '../../lib/cached-json.ts';
 import { actorOf } from '../../plugins/access.ts';
@@ -24,6 +24,11 @@ export async function projectRoutes(app: FastifyInstance, opts: { projects: Proj
     schema: { tags, summary: '只含区域与项目的树', params: areaIdParam, querystring: areaTreeQuery },
     config: { access: 'login' },
   }, async (req, reply) => sendPreparedJson(req, reply, await projects.treeAnswer(actorOf(req).scope, req.params.id, true, req.query.depth)));
+
+  r.get('/api/v1/area/search', {
+    schema: { tags, summary: '在某节点下按名称路径查找区域（多个词都须出现，如「3号楼 304」），或按编号取回已选的区域', querystring: areaSearchQuery },
+    config: { access: 'login' },
+  }, async (req) => ok(await projects.search(actorOf(req).scope, req.query)));
 
   r.get('/api/v1/area/projecttypelist', {
     schema: { tags, summary: '项目类型（带 projectId 时为该项目的类型）', querystring: z.object({ projectId: decimal(z.number().int().positive()).optional() }) },

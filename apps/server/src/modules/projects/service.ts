@@ -1,6 +1,6 @@
 import {
   AREA_LEVEL_LABELS, AREA_LEVELS, PROJECT_TYPE2, DEVICE_TYPES, deviceTypesForProjectType, PROJECT_TYPES, PROJECT_MAP_STATUS_LABELS,
-  type AreaDetail, type AreaLevel, type AreaPatchBody, type AreaTreeNode, type ProjectCounts, type ProjectDetail,
+  type AreaDetail, type AreaLevel, type AreaMatch, type AreaPatchBody, type AreaSearchQuery, type AreaTreeNode, type ProjectCounts, type ProjectDetail,
   type ProjectInfo, type ProjectMapItem, type ProjectMapStatus,
 } from '@kelvin/contracts';
 import { changesOf, type Db } from '../../db/index.ts';
@@ -175,6 +175,20 @@ interface VisibleAreas {
   /** the region/project tree (treeonlyproject) */
   projectRoots: readonly AreaTreeNode[];
   projectNodes: ReadonlyMap<number, AreaTreeNode>;
+  /** every area below a node (-1: all) in tree order with its path from there, filled as searched */
+  below: Map<number, readonly FoundArea[]>;
+}
+interface FoundArea { node: AreaTreeNode; path: string; lower: string }
+
+/** `roots` and everything below them in tree order, each with its path from the roots' level (a root: its own name). */
+function flatten(roots: readonly AreaTreeNode[], topIsRoot: boolean): FoundArea[] {
+  const out: FoundArea[] = [];
+  const visit = (n: AreaTreeNode, path: string) => {
+    out.push({ node: n, path, lower: path.toLowerCase() });
+    for (const c of n.children) visit(c, topIsRoot && n === roots[0] ? c.label : `${path} / ${c.label}`);
+  };
+  for (const r of roots) visit(r, r.label);
+  return out;
 }
 
 function indexNodes(roots: AreaTreeNode[], out = new Map<number, AreaTreeNode>()): Map<number, AreaTreeNode> {
@@ -204,7 +218,7 @@ function visibleOf(all: AreaRow[], scope: Scope): VisibleAreas {
   return {
     rows: Object.freeze(rows), ids: new Set(rows.map((r) => r.id)), byId: new Map(rows.map((r) => [r.id, r])), paths: new Map(),
     roots: Object.freeze(roots), nodes: indexNodes(roots),
-    projectRoots: Object.freeze(projectRoots), projectNodes: indexNodes(projectRoots),
+    projectRoots: Object.freeze(projectRoots), projectNodes: indexNodes(projectRoots), below: new Map(),
   };
 }
 
@@ -266,6 +280,49 @@ export function createProjectService(db: Db) {
       top = [hit];
     }
     return depth === undefined ? [...top] : top.map((n) => cutTree(n, depth));
+  }
+
+  /**
+   * Areas below `rootId` (-1: all the scope sees) whose path holds every word of the keyword, in tree order, or the
+   * asked ids that lie there. A walk of the cached tree: ~10,000 nodes for the largest project, no query.
+   */
+  async function search(scope: Scope, q: AreaSearchQuery): Promise<{ total: number; rows: AreaMatch[] }> {
+    const visible = await visibleTo(scope);
+    const root = q.rootId === -1 ? null : visible.nodes.get(q.rootId);
+    if (root === undefined) throw notFound('区域');
+    const levels = q.levels && new Set(q.levels);
+    const match = (n: AreaTreeNode, path: string): AreaMatch => ({
+      id: n.id, label: n.label, level: n.level, parentId: visible.byId.get(n.id)!.parent_id, path, childCount: n.children.length,
+    });
+    const rows: AreaMatch[] = [];
+    let total = 0;
+    if (q.ids) {
+      for (const id of new Set(q.ids)) {
+        const names: string[] = [];
+        let cur = visible.byId.get(id);
+        while (cur && cur.id !== root?.id) {
+          names.unshift(cur.name);
+          cur = cur.parent_id === null ? undefined : visible.byId.get(cur.parent_id);
+        }
+        // found below the root (or it is the root), and of an asked level
+        const node = visible.nodes.get(id);
+        if (!node || (root ? cur?.id !== root.id : false) || (levels && !levels.has(node.level))) continue;
+        total++;
+        if (rows.length < q.limit) rows.push(match(node, node === root ? node.label : names.join(' / ')));
+      }
+      return { total, rows };
+    }
+    const words = q.keyword!.toLowerCase().split(/\s+/).filter(Boolean);
+    // the flat list with paths is made once per node searched and change of the areas: a 10,000-room project's walk
+    // with its path strings was ~2 ms a search, now a scan of lowercase paths
+    let below = visible.below.get(q.rootId);
+    if (!below) visible.below.set(q.rootId, (below = root ? flatten([root], true) : flatten(visible.roots, false)));
+    for (const { node, path, lower } of below) {
+      if ((levels && !levels.has(node.level)) || !words.every((w) => lower.includes(w))) continue;
+      total++;
+      if (rows.length < q.limit) rows.push(match(node, path));
+    }
+    return { total, rows };
   }
 
   /**
@@ -467,6 +524,7 @@ export function createProjectService(db: Db) {
 
   return {
     tree,
+    search,
     /** `tree` as its prepared answer (lib/cached-json.ts) */
     treeAnswer(scope: Scope, rootId: number, projectsOnly = false, depth?: number): Promise<PreparedJson> {
       const key = `${scopeKey(scope)}|${rootId}|${projectsOnly}|${depth ?? ''}`;

@@ -35,7 +35,8 @@ export const deviceApi = {
   list: (q: ListParams | Query) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
   detail: (id: number) => http.get<DeviceDetail>(`/api/v1/device/detail/${id}`),
   types: (projectId: number) => http.get<ProjectDeviceType[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
-  byArea: (areaId: number) => http.get<AreaDevices[]>(`/api/v1/device/getviewbyarea/${areaId}`),
+  /** devices under an area grouped by where they sit; `own`: only those on the area itself */
+  byArea: (areaId: number, own?: boolean) => http.get<AreaDevices[]>(`/api/v1/device/getviewbyarea/${areaId}`, { own: own ? 1 : undefined }),
   history: (q: { deviceId: number; fields: string; from: number; to: number }) => http.get<HistoryAnswer>('/api/v1/device/history', q),
   write: (deviceId: number, fieldCode: string, value: string | number) =>
     http.post<CommandAnswer>(`/api/v1/device/writedeviceattr/${deviceId}/${fieldCode}/${encodeURIComponent(String(value))}`),
@@ -59,7 +60,7 @@ export const deviceKeys = {
   list: (screen: string) => ['devices', 'list', screen] as const,
   detail: (id: number | null) => ['devices', 'detail', id] as const,
   types: (projectId: number | null) => ['devices', 'types', projectId] as const,
-  byArea: (areaId: number | null | undefined) => ['devices', 'by-area', areaId] as const,
+  byArea: (areaId: number | null | undefined, own?: boolean) => ['devices', 'by-area', areaId, own ? 'own' : 'below'] as const,
   history: (id: number, from: number, to: number, fields: string[]) => ['devices', 'history', id, from, to, fields.join(',')] as const,
   /** the monitor's statistic and offline messages (not lists: live reports patch rows of DeviceRow only) */
   monitorStatistic: (q: Query) => ['devices', 'monitor', 'statistic', q] as const,

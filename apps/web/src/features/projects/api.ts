@@ -1,5 +1,5 @@
 import type {
-  AreaDetail, AreaTreeNode, ImportModel, ImportResult, Page, ProjectDetail, ProjectFile, ProjectMapItem, ProjectMapStatus,
+  AreaDetail, AreaLevel, AreaMatch, AreaTreeNode, ImportModel, ImportResult, Page, ProjectDetail, ProjectFile, ProjectMapItem, ProjectMapStatus,
 } from '@kelvin/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { download, http } from '../../lib/http';
@@ -12,6 +12,9 @@ export const areaApi = {
   /** `depth`: levels below the node (the roots for -1); the cut nodes carry childCount. None: the whole tree. */
   tree: (id = -1, depth?: number) => http.get<AreaTreeNode[]>(`/api/v1/area/tree/${id}`, { depth }),
   regions: () => http.get<AreaTreeNode[]>('/api/v1/area/treeonlyproject/-1'),
+  /** areas below `rootId` whose path holds every word of `keyword`, or the asked `ids` found there (their paths) */
+  search: (q: { rootId: number; keyword?: string; ids?: number[]; levels?: readonly AreaLevel[]; limit?: number }) =>
+    http.get<Page<AreaMatch>>('/api/v1/area/search', { rootId: q.rootId, keyword: q.keyword, ids: q.ids?.join(','), levels: q.levels?.join(','), limit: q.limit }),
   get: (id: number) => http.get<AreaDetail>(`/api/v1/area/${id}`),
   create: (qty: number, body: unknown) => http.post<number[]>(`/api/v1/area/create/${qty}`, body),
   update: (id: number, body: unknown) => http.put<AreaDetail>(`/api/v1/area/${id}`, body),
@@ -54,6 +57,7 @@ export const areaKeys = {
   /** -1: every visible region and project; depth: as far down as it goes ('all': the whole tree) */
   tree: (rootId: number | null, depth?: number) => ['area', 'tree', rootId, depth ?? 'all'] as const,
   regions: ['area', 'regions'] as const,
+  search: (rootId: number, what: string, levels: readonly AreaLevel[] | undefined) => ['area', 'search', rootId, what, levels?.join(',')] as const,
   detail: (id: number | null) => ['area', 'detail', id] as const,
 };
 

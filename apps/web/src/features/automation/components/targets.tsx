@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { Select, TreeSelect, type SelectProps } from 'antd';
+import { Select, type SelectProps } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AreaTreeNode } from '@kelvin/contracts/area';
 import { deviceApi, deviceKeys } from '../../devices';
 import { dmApi, dmKeys } from '../../device-management';
-import { useAreaTree } from '../../projects';
+import { AreaTreeSelect } from '../../projects';
 
 type Ids = number[];
 /** A form control: Form.Item passes value, onChange and the id its label points at. */
@@ -51,17 +50,11 @@ export function GroupSelect({ id, value = [], onChange, projectId }: IdsControl)
   );
 }
 
-function toTree(nodes: AreaTreeNode[]): { value: number; title: string; children: ReturnType<typeof toTree> }[] {
-  return nodes.map((n) => ({ value: n.id, title: n.label, children: toTree(n.children) }));
-}
+const BELOW_PROJECT = ['building', 'floor', 'room'] as const;
 
 /** Buildings, floors and rooms of the project (a building covers every device under it). */
 export function AreaSelect({ id, value = [], onChange, projectId, single }: IdsControl & { single?: boolean }) {
-  const tree = useAreaTree(projectId);
-  return (
-    <TreeSelect id={id} multiple={!single} allowClear treeDefaultExpandAll={false} placeholder={single ? '选择房间' : '选择楼栋 / 楼层 / 房间'} loading={tree.isLoading}
-      value={single ? value[0] : value} onChange={(v: Ids | number | undefined) => onChange?.(Array.isArray(v) ? v : v === undefined || v === null ? [] : [v])}
-      data-testid="target-areas" showSearch treeNodeFilterProp="title"
-      treeData={toTree(tree.data?.[0]?.children ?? [])} />
-  );
+  return single
+    ? <AreaTreeSelect id={id} projectId={projectId} levels={BELOW_PROJECT} value={value[0]} onChange={(v) => onChange?.(v === undefined ? [] : [v])} placeholder="选择房间" data-testid="target-areas" />
+    : <AreaTreeSelect id={id} multiple projectId={projectId} levels={BELOW_PROJECT} value={value} onChange={(v) => onChange?.(v)} placeholder="选择楼栋 / 楼层 / 房间" data-testid="target-areas" />;
 }

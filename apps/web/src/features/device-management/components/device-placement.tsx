@@ -1,12 +1,12 @@
-import { Alert, Descriptions, TreeSelect, Typography } from 'antd';
-import type { AreaTreeNode, DeviceCredentials } from '@kelvin/contracts';
-import { useAreaTree } from '../../projects';
+import { Alert, Descriptions, Typography } from 'antd';
+import type { DeviceCredentials } from '@kelvin/contracts';
+import { AreaTreeSelect } from '../../projects';
+
+const PLACES = ['project', 'building', 'floor', 'room'] as const;
 
 /** The project's buildings / floors / rooms to place a device in (the project itself included). */
-export function AreaPicker({ projectId, value, onChange }: { projectId: number; value?: number; onChange?: (v: number) => void }) {
-  const tree = useAreaTree(projectId);
-  const conv = (ns: AreaTreeNode[]): object[] => ns.map((n) => ({ value: n.id, title: n.label, children: conv(n.children) }));
-  return <TreeSelect value={value} onChange={onChange} treeData={conv(tree.data ?? []) as never} treeDefaultExpandAll showSearch treeNodeFilterProp="title" placeholder="选择楼栋 / 楼层 / 房间" loading={tree.isLoading} />;
+export function AreaPicker({ id, projectId, value, onChange }: { id?: string; projectId: number; value?: number; onChange?: (v: number | undefined) => void }) {
+  return <AreaTreeSelect id={id} projectId={projectId} levels={PLACES} value={value} onChange={onChange} placeholder="选择楼栋 / 楼层 / 房间（可输入名称查找）" data-testid="device-area-picker" />;
 }
 
 /** Credentials shown once after creating a device or re-issuing its secret. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { App, Badge, Button, Empty, Form, Space, Table, Tag, TreeSelect, Typography } from 'antd';
+import { App, Badge, Button, Empty, Form, Space, Table, Tag, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEVICE_TYPES, type AreaTreeNode, type BindRecord, type DeviceBindRow } from '@kelvin/contracts';
+import { DEVICE_TYPES, type BindRecord, type DeviceBindRow } from '@kelvin/contracts';
 import { AppDrawer } from '../../../components/app-drawer';
 import { DataTable } from '../../../components/data-table';
 import { FormModal } from '../../../components/form-modal';
@@ -9,21 +9,16 @@ import { NoProject, PageContainer, useProjectId } from '../../../components/page
 import { formatDateTime } from '../../../lib/time';
 import { useAppModal, useCan } from '../../../lib/ui';
 import { deviceKeys } from '../../devices';
-import { useAreaTree } from '../../projects';
+import { AreaTreeSelect } from '../../projects';
 import { dmApi, dmKeys } from '../api';
 
-type Node = { value: number; title: string; path: string; selectable: boolean; children: Node[] };
+const BIND_PLACES = ['building', 'floor', 'room'] as const;
 
 /** Buildings → floors → rooms of the project; any of them can be picked (a plant meter sits in a building). */
-function AreaPicker({ projectId, value, onChange, id, exclude }: { projectId: number; value?: number; onChange?: (v: number) => void; id?: string; exclude: number | null }) {
-  const tree = useAreaTree(projectId);
-  const conv = (ns: AreaTreeNode[], above = ''): Node[] => ns.map((n) => {
-    const path = n.level === 'project' ? '' : `${above}${above ? ' / ' : ''}${n.label}`;
-    return { value: n.id, title: n.label, path, selectable: n.level !== 'project' && n.level !== 'region' && n.id !== exclude, children: conv(n.children, path) };
-  });
+function AreaPicker({ projectId, value, onChange, id, exclude }: { projectId: number; value?: number; onChange?: (v: number | undefined) => void; id?: string; exclude: number | null }) {
   return (
-    <TreeSelect<number> id={id} value={value} onChange={onChange} treeData={conv(tree.data ?? []) as never} showSearch treeNodeFilterProp="title" treeNodeLabelProp="path"
-      treeDefaultExpandAll placeholder="选择楼栋、楼层或房间" loading={tree.isLoading} data-testid="area-picker" listHeight={360} />
+    <AreaTreeSelect id={id} projectId={projectId} levels={BIND_PLACES} exclude={exclude} value={value} onChange={onChange}
+      placeholder="选择楼栋、楼层或房间（可输入名称查找）" data-testid="area-picker" listHeight={360} />
   );
 }
 

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { App, Button, Card, Col, Descriptions, Empty, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Spin, Tag, Tree, TreeSelect } from 'antd';
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AREA_LEVEL_LABELS, PROJECT_TYPES, areaCreateBody, areaPatchBody, type AreaLevel, type AreaTreeNode, type ImportResult,
 } from '@kelvin/contracts';
@@ -11,7 +11,8 @@ import { useChange } from '../../../lib/mutations';
 import { zodRule } from '../../../lib/form';
 import { Can } from '../../../lib/ui';
 import { useProject } from '../../../stores/project';
-import { areaApi, areaKeys, useAreaTree } from '../api';
+import { areaApi, areaKeys } from '../api';
+import { hasMoreAreas, indexAreaTree, useLazyAreaTree } from '../lazy-tree';
 import { ImportDialog } from '../../../components/import-dialog';
 
 const CHILD: Record<AreaLevel, AreaLevel | null> = { region: 'project', project: 'building', building: 'floor', floor: 'room', room: null };
@@ -20,29 +21,10 @@ const LEVEL_COLORS: Record<AreaLevel, string> = { region: 'purple', project: 'bl
 const c = areaCreateBody.shape;
 const p = areaPatchBody.shape;
 
-function index(nodes: AreaTreeNode[], out = new Map<number, AreaTreeNode>()) {
-  for (const n of nodes) { out.set(n.id, n); index(n.children, out); }
-  return out;
-}
-/** The first levels as loaded, with the children of each opened node put in place (they arrive level by level). */
-function merge(nodes: AreaTreeNode[], opened: ReadonlyMap<number, AreaTreeNode[]>): AreaTreeNode[] {
-  return nodes.map((n) => {
-    const loaded = n.childCount ? opened.get(n.id) : undefined;
-    if (loaded) return { ...n, childCount: undefined, children: merge(loaded, opened) };
-    return n.children.length ? { ...n, children: merge(n.children, opened) } : n;
-  });
-}
-const hasMore = (n: AreaTreeNode) => !!n.childCount;
-/** The opened nodes' answers (`tree/{id}?depth=1`) as each node's children (module level: a stable combine is memoized). */
-function childrenById(results: { data?: AreaTreeNode[] }[]): ReadonlyMap<number, AreaTreeNode[]> {
-  const out = new Map<number, AreaTreeNode[]>();
-  for (const r of results) if (r.data?.[0]) out.set(r.data[0].id, r.data[0].children);
-  return out;
-}
 /** Only nodes of `level` are selectable (the move target must sit right above the moved area); the rest open on demand. */
 function targets(nodes: AreaTreeNode[], level: AreaLevel): { value: number; title: string; disabled: boolean; isLeaf: boolean; children: unknown[] }[] {
   return nodes.map((n) => ({
-    value: n.id, title: n.label, disabled: n.level !== level, isLeaf: n.level === level || (!n.children.length && !hasMore(n)),
+    value: n.id, title: n.label, disabled: n.level !== level, isLeaf: n.level === level || (!n.children.length && !hasMoreAreas(n)),
     children: n.level === level ? [] : targets(n.children, level),
   }));
 }
@@ -56,20 +38,8 @@ export default function AreaPage() {
   const qc = useQueryClient();
   // a platform of 58,000 areas is a 5 MB tree: it loads level by level, each opened node's children as their own query
   // (so an area change refreshes them with the rest)
-  const tree = useAreaTree(-1, FIRST_LEVELS);
-  const [openedIds, setOpenedIds] = useState<number[]>([]);
-  const opened = useQueries({ queries: openedIds.map((id) => ({ queryKey: areaKeys.tree(id, 1), queryFn: () => areaApi.tree(id, 1) })), combine: childrenById });
-  const merged = useMemo(() => merge(tree.data ?? [], opened), [tree.data, opened]);
-  const nodes = useMemo(() => index(merged), [merged]);
-  const open = async (id: number) => {
-    setOpenedIds((ids) => (ids.includes(id) ? ids : [...ids, id]));
-    await qc.fetchQuery({ queryKey: areaKeys.tree(id, 1), queryFn: () => areaApi.tree(id, 1) });
-  };
-  /** a deleted area's opened nodes (itself and below) are not asked for again */
-  const forget = (id: number) => {
-    const gone = new Set([...index([nodes.get(id)!]).keys()]);
-    setOpenedIds((ids) => ids.filter((x) => !gone.has(x)));
-  };
+  const { data: merged, first: tree, open, forget } = useLazyAreaTree(-1, FIRST_LEVELS);
+  const nodes = useMemo(() => indexAreaTree(merged), [merged]);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selected = selectedId === null ? null : nodes.get(selectedId) ?? null;
   const detail = useQuery({ queryKey: areaKeys.detail(selectedId), queryFn: () => areaApi.get(selectedId!), enabled: selectedId !== null });
@@ -86,20 +56,20 @@ export default function AreaPage() {
   const move = useMutation({ mutationFn: (v: { parentId: number }) => areaApi.move(selectedId!, v.parentId), onSuccess: done('移动成功') });
   const remove = useChange(async () => {
     await areaApi.remove(selectedId!);
-    forget(selectedId!);
+    forget(indexAreaTree([nodes.get(selectedId!)!]).keys());
   }, { done: '删除成功', refresh, then: () => setSelectedId(null) });
 
   const treeData = useMemo(() => {
     const conv = (ns: AreaTreeNode[]): object[] => ns.map((n) => ({
       key: n.id, title: <span><Tag color={LEVEL_COLORS[n.level]} style={{ marginInlineEnd: 4 }}>{AREA_LEVEL_LABELS[n.level]}</Tag>{n.label}</span>,
-      isLeaf: !n.children.length && !hasMore(n), children: conv(n.children),
+      isLeaf: !n.children.length && !hasMoreAreas(n), children: conv(n.children),
     }));
     return conv(merged);
   }, [merged]);
   // a small tree opens its first levels; a large one shows its regions
   const [expandedKeys, setExpandedKeys] = useState<number[] | null>(null);
   const firstExpanded = useMemo(() => {
-    const first = index(tree.data ?? []);
+    const first = indexAreaTree(tree.data ?? []);
     return first.size < 300 ? [...first.values()].filter((n) => n.children.length).map((n) => n.id) : [];
   }, [tree.data]);
   const openDialog = (d: 'add' | 'edit' | 'move') => {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Badge, Card, Empty, Space, Spin, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -49,15 +50,22 @@ function RoomCard({ room, devices }: { room: AreaTreeNode; devices: DeviceRow[] 
 export default function ProjectView2() {
   const projectId = useProjectId();
   const enabled = projectId !== null;
-  const tree = useAreaTree(projectId);
-  const view = useQuery({ queryKey: deviceKeys.byArea(projectId), queryFn: () => deviceApi.byArea(projectId!), enabled, refetchInterval: 30_000 });
+  // the buildings first; the chosen building's floors, rooms and devices when it is shown (a 10,000-room project's
+  // rooms and devices would be megabytes, and one building is what a screen holds)
+  const tree = useAreaTree(projectId, 1);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const project = tree.data?.[0];
+  const buildings = project?.children ?? [];
+  const active = buildings.find((b) => b.id === chosen) ?? buildings[0];
+  const building = useAreaTree(active?.id ?? null, 2);
+  const own = useQuery({ queryKey: deviceKeys.byArea(projectId, true), queryFn: () => deviceApi.byArea(projectId!, true), enabled, refetchInterval: 30_000 });
+  const view = useQuery({ queryKey: deviceKeys.byArea(active?.id), queryFn: () => deviceApi.byArea(active!.id), enabled: !!active, refetchInterval: 30_000 });
   const detail = useQuery({ queryKey: projectKeys.detail(projectId), queryFn: () => projectApi.detail(projectId!), enabled, refetchInterval: 60_000 });
   if (!enabled) return <NoProject title="项目视图" />;
   const byArea = new Map((view.data ?? []).map((g) => [g.areaId, g.devices]));
-  const project = tree.data?.[0];
   const c = detail.data?.counts;
-  const buildings = project?.children ?? [];
-  const atProject = byArea.get(projectId) ?? [];
+  const atProject = own.data?.[0]?.devices ?? [];
+  const b = building.data?.[0];
   return (
     <PageContainer title={`项目视图：${detail.data?.alias || project?.label || ''}`} extra={c && (
       <Space size={[16, 4]} wrap data-testid="project-stats" style={{ whiteSpace: 'nowrap' }}>
@@ -65,28 +73,30 @@ export default function ProjectView2() {
         <span>在线 <b style={{ color: '#389e0d' }}>{c.online ?? '—'}</b></span><span>在线率 {c.onlineRate ?? '—'}%</span>
       </Space>
     )}>
-      <Spin spinning={tree.isLoading || view.isLoading}>
-        {!buildings.length ? <Card><Empty description="项目下还没有楼栋，请在「楼宇与设备」中新建或导入" /></Card> : (
+      <Spin spinning={tree.isLoading}>
+        {!buildings.length ? <Card><Empty description={tree.isLoading ? '加载中' : '项目下还没有楼栋，请在「楼宇与设备」中新建或导入'} /></Card> : (
           <Card size="small">
             {atProject.length > 0 && <div style={{ marginBottom: 8 }}><RoomCard room={{ ...project!, label: '项目级设备' }} devices={atProject} /></div>}
-            <Tabs items={buildings.map((b) => ({
-              key: String(b.id),
-              label: b.label,
-              children: (
-                <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
-                  {(byArea.get(b.id)?.length ?? 0) > 0 && <RoomCard room={{ ...b, label: `${b.label}（楼栋设备）` }} devices={byArea.get(b.id)!} />}
-                  {b.children.length === 0 && <Empty description="该楼栋下还没有楼层" image={Empty.PRESENTED_IMAGE_SIMPLE} />}
-                  {b.children.map((f) => (
-                    <div key={f.id}>
-                      <Typography.Title level={5} style={{ margin: '0 0 6px' }}>{f.label}</Typography.Title>
-                      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
-                        {(byArea.get(f.id)?.length ?? 0) > 0 && <RoomCard room={{ ...f, label: `${f.label}（楼层设备）` }} devices={byArea.get(f.id)!} />}
-                        {f.children.map((r) => <RoomCard key={r.id} room={r} devices={byArea.get(r.id) ?? []} />)}
-                        {f.children.length === 0 && <Typography.Text type="secondary">无房间</Typography.Text>}
+            <Tabs activeKey={String(active!.id)} onChange={(k) => setChosen(Number(k))} items={buildings.map((t) => ({
+              key: String(t.id),
+              label: t.label,
+              children: t.id !== active!.id ? null : (
+                <Spin spinning={building.isLoading || view.isLoading}>
+                  <div style={{ display: 'flex', flexDirection: 'column', gap: 12, minHeight: 80 }}>
+                    {(byArea.get(t.id)?.length ?? 0) > 0 && <RoomCard room={{ ...t, label: `${t.label}（楼栋设备）` }} devices={byArea.get(t.id)!} />}
+                    {b && b.children.length === 0 && <Empty description="该楼栋下还没有楼层" image={Empty.PRESENTED_IMAGE_SIMPLE} />}
+                    {b?.children.map((f) => (
+                      <div key={f.id}>
+                        <Typography.Title level={5} style={{ margin: '0 0 6px' }}>{f.label}</Typography.Title>
+                        <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8 }}>
+                          {(byArea.get(f.id)?.length ?? 0) > 0 && <RoomCard room={{ ...f, label: `${f.label}（楼层设备）` }} devices={byArea.get(f.id)!} />}
+                          {f.children.map((r) => <RoomCard key={r.id} room={r} devices={byArea.get(r.id) ?? []} />)}
+                          {f.children.length === 0 && <Typography.Text type="secondary">无房间</Typography.Text>}
+                        </div>
                       </div>
-                    </div>
-                  ))}
-                </div>
+                    ))}
+                  </div>
+                </Spin>
               ),
             }))} />
           </Card>
