@@ -40,6 +40,8 @@ export const PROJECT_ROWS: Row[] = [
   { method: 'GET', path: '/api/v1/area/tree/{id}', code: 'login', kind: 'object', url: () => `/api/v1/area/tree/${A().projectId}` },
   { method: 'GET', path: '/api/v1/area/tree/{id}', code: 'login', kind: 'list', url: () => '/api/v1/area/tree/-1', marker: 'rulea项目' },
   { method: 'GET', path: '/api/v1/area/treeonlyproject/{id}', code: 'login', kind: 'object', url: () => `/api/v1/area/treeonlyproject/${A().regionId}` },
+  { method: 'GET', path: '/api/v1/area/search', code: 'login', kind: 'object', url: () => `/api/v1/area/search?rootId=${A().projectId}&keyword=${encodeURIComponent('1号楼')}` },
+  { method: 'GET', path: '/api/v1/area/search', code: 'login', kind: 'list', url: () => `/api/v1/area/search?rootId=-1&keyword=${encodeURIComponent('rulea项目')}`, marker: 'rulea项目' },
   { method: 'GET', path: '/api/v1/area/projecttypelist', code: 'login', kind: 'object', url: () => `/api/v1/area/projecttypelist?projectId=${A().projectId}` },
   { method: 'GET', path: '/api/v1/area/devicetypebyproject/{projectId}', code: 'login', kind: 'object', url: () => `/api/v1/area/devicetypebyproject/${A().projectId}` },
   { method: 'GET', path: '/api/v1/area/getproject/{id}', code: 'login', kind: 'object', url: () => `/api/v1/area/getproject/${A().projectId}` },
