@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { pageQuery, decimal } from './common.ts';
-import { DEVICE_TYPE_CODES } from './device-registry.ts';
-import type { DeviceAction } from './device-types.ts';
+import { DEVICE_CATEGORY_LABELS, DEVICE_TYPE_CODES } from './device-registry.ts';
+import type { DeviceAction, DeviceCategory } from './device-types.ts';
 
 /** Device API contracts: shared by the server routes and the web screens. */
 
 const positiveId = (what: string) =>
   decimal(z.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`));
 const flag = z.enum(['0', '1', 'true', 'false'], { error: '在线状态只能是 0 或 1' }).transform((v) => v === '1' || v === 'true');
-/** getviewbyarea: `own=1` only the devices placed on the area itself, not below it (a project's own devices). */
+/**
+ * getviewbyarea: `own=1` only the devices placed on the area itself, not below it (a project's own devices);
+ * `category` only devices of that kind (平衡阀视图 asks the valves of a project of thousands of meters).
+ */
 export const deviceViewByAreaQuery = z.object({
   own: z.enum(['0', '1', 'true', 'false'], { error: 'own 只能是 0 或 1' }).transform((v) => v === '1' || v === 'true').optional(),
+  category: z.enum(Object.keys(DEVICE_CATEGORY_LABELS) as [DeviceCategory, ...DeviceCategory[]], { error: '设备类别不存在' }).optional(),
 });
 
 export const deviceTypeCode = z.enum(DEVICE_TYPE_CODES as [string, ...string[]], { error: '设备类型不存在' });

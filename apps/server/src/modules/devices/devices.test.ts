@@ -121,6 +121,11 @@ describe('详情、协议、类型、历史', () => {
     const room = await k.call('GET', `/api/v1/device/getviewbyarea/${room201}?own=1`, { token: tokenA });
     expect(room.body.data.map((g: { areaPath: string; devices: unknown[] }) => [g.areaPath, g.devices.length])).toEqual([['1号楼 / 2层 / 201室', 2]]);
     expect((await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?own=yes`, { token: tokenA })).body).toMatchObject({ code: 40000, msg: expect.stringContaining('own 只能是 0 或 1') });
+    // category: only that kind (the electric meter of 201室; none of the building's devices is a valve)
+    const meters = await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?category=electricMeter`, { token: tokenA });
+    expect(meters.body.data.map((g: { areaPath: string; devices: { deviceCode: string }[] }) => [g.areaPath, g.devices.map((d) => d.deviceCode)])).toEqual([['1号楼 / 2层 / 201室', ['A-METER-1']]]);
+    expect((await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?category=valve`, { token: tokenA })).body.data).toEqual([]);
+    expect((await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?category=toaster`, { token: tokenA })).body).toMatchObject({ code: 40000, msg: expect.stringContaining('设备类别不存在') });
     expect((await k.call('GET', `/api/v1/device/getviewbyarea/${a.buildingId}?own=1`, { token: tokenB })).body.code).toBe(40400);
   });
 

@@ -91,12 +91,12 @@ export async function deviceRoutes(app: FastifyInstance, opts: { devices: Device
 
   r.get('/api/v1/device/getviewbyarea/:id', {
     schema: {
-      tags, summary: '区域下的设备（按所在区域分组；own=1 只含放在该区域本身的设备）',
+      tags, summary: '区域下的设备（按所在区域分组；own=1 只含放在该区域本身的设备，category 只含该类设备）',
       params: z.object({ id: decimal(areaNumber('区域编号').positive('区域编号必须大于 0')) }), querystring: deviceViewByAreaQuery,
     },
     config: { access: 'login' },
   }, async (req) => {
-    return ok(await devices.viewByArea(actorOf(req), req.params.id, req.query.own));
+    return ok(await devices.viewByArea(actorOf(req), req.params.id, req.query));
   });
 
   r.get('/api/v1/device/getviewlistbyareabypage_forpdevice/:areaId/:parentId', {

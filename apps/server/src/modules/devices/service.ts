@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import {
   DEVICE_ACTION_LABELS, DEVICE_CATEGORY_LABELS, DEVICE_TYPES, DEVICE_TYPE_BY_CODE, ResultCode, compareAreaNames, deviceTopic,
-  deviceTypesForProjectType, fieldOf, type AreaTreeNode, type DeviceCredentials, type DeviceDetail, type DeviceListQuery, type DeviceMonitorQuery,
+  deviceTypesForProjectType, fieldOf, type AreaTreeNode, type DeviceCategory, type DeviceCredentials, type DeviceDetail, type DeviceListQuery, type DeviceMonitorQuery,
   type DeviceMonitorStatistic, type DeviceRow, type DeviceTypeDef, type FieldValue, type OfflineMessageQuery, type OfflineMessageRow, type Page, type PageQuery,
 } from '@kelvin/contracts';
 import { changesOf, type Db } from '../../db/index.ts';
@@ -391,10 +391,10 @@ export function createDeviceService(deps: {
       return { def: DEVICE_TYPE_BY_CODE.get(q.deviceType)!, projectName: project.name, rows: rows() };
     },
 
-    /** The devices under an area (only on the area itself with `own`), grouped by the area they sit in (getviewbyarea). */
-    async viewByArea({ user, scope }: Actor, areaId: number, own = false) {
-      const areaIds = own ? [(await projects.area(scope, areaId)).id] : (await areaScope(scope, areaId))!;
-      const types = DEVICE_TYPES.map((t) => t.code).filter((t) => canView(user, t));
+    /** The devices under an area (only on the area itself with `own`, only of a `category`), grouped by the area they sit in (getviewbyarea). */
+    async viewByArea({ user, scope }: Actor, areaId: number, only: { own?: boolean; category?: DeviceCategory } = {}) {
+      const areaIds = only.own ? [(await projects.area(scope, areaId)).id] : (await areaScope(scope, areaId))!;
+      const types = DEVICE_TYPES.filter((t) => (!only.category || t.category === only.category) && canView(user, t.code)).map((t) => t.code);
       const rows = await repo.devicesQuery(db, scope, { types, areaIds, now: Date.now() }).orderBy('area_id').orderBy('device_code').limit(2000).execute();
       const devices = await toRows(scope, rows);
       const groups = new Map<number, { areaId: number; areaPath: string; devices: DeviceRow[] }>();

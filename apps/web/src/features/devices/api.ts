@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Page } from '@kelvin/contracts';
+import type { DeviceCategory, Page } from '@kelvin/contracts';
 import type {
   CommandView, DeviceDetail, DeviceMonitorStatistic, DeviceRow, HistoryAnswer, LiveCommandEvent, LiveDeviceEvent, OfflineMessageRow, OperationLogRow,
 } from '@kelvin/contracts/device';
@@ -35,8 +35,9 @@ export const deviceApi = {
   list: (q: ListParams | Query) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
   detail: (id: number) => http.get<DeviceDetail>(`/api/v1/device/detail/${id}`),
   types: (projectId: number) => http.get<ProjectDeviceType[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
-  /** devices under an area grouped by where they sit; `own`: only those on the area itself */
-  byArea: (areaId: number, own?: boolean) => http.get<AreaDevices[]>(`/api/v1/device/getviewbyarea/${areaId}`, { own: own ? 1 : undefined }),
+  /** devices under an area grouped by where they sit; `own`: only those on the area itself; `category`: only that kind */
+  byArea: (areaId: number, only: { own?: boolean; category?: DeviceCategory } = {}) =>
+    http.get<AreaDevices[]>(`/api/v1/device/getviewbyarea/${areaId}`, { own: only.own ? 1 : undefined, category: only.category }),
   history: (q: { deviceId: number; fields: string; from: number; to: number }) => http.get<HistoryAnswer>('/api/v1/device/history', q),
   write: (deviceId: number, fieldCode: string, value: string | number) =>
     http.post<CommandAnswer>(`/api/v1/device/writedeviceattr/${deviceId}/${fieldCode}/${encodeURIComponent(String(value))}`),
@@ -60,7 +61,7 @@ export const deviceKeys = {
   list: (screen: string) => ['devices', 'list', screen] as const,
   detail: (id: number | null) => ['devices', 'detail', id] as const,
   types: (projectId: number | null) => ['devices', 'types', projectId] as const,
-  byArea: (areaId: number | null | undefined, own?: boolean) => ['devices', 'by-area', areaId, own ? 'own' : 'below'] as const,
+  byArea: (areaId: number | null | undefined, only: { own?: boolean; category?: DeviceCategory } = {}) => ['devices', 'by-area', areaId, only.own ? 'own' : 'below', only.category ?? 'all'] as const,
   history: (id: number, from: number, to: number, fields: string[]) => ['devices', 'history', id, from, to, fields.join(',')] as const,
   /** the monitor's statistic and offline messages (not lists: live reports patch rows of DeviceRow only) */
   monitorStatistic: (q: Query) => ['devices', 'monitor', 'statistic', q] as const,

@@ -1,12 +1,12 @@
 import { Badge, Card, Empty, Progress, Space, Spin, Statistic, Table, Tabs, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { DEVICE_TYPE_BY_CODE, fieldDisplay, type DeviceRow } from '@kelvin/contracts';
+import { fieldDisplay, type DeviceRow } from '@kelvin/contracts';
 import { NoProject, PageContainer, useProjectId } from '../../../components/page';
 import { formatDateTime } from '../../../lib/time';
 import { deviceApi, deviceKeys } from '../../devices';
 
-const isValve = (d: DeviceRow) => DEVICE_TYPE_BY_CODE.get(d.deviceType)?.category === 'valve';
+const VALVES = { category: 'valve' } as const;
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const avg = (xs: (number | null)[]) => {
   const v = xs.filter((x): x is number => x !== null);
@@ -54,9 +54,10 @@ function ValveTable({ valves }: { valves: DeviceRow[] }) {
 /** projectView3 (平衡阀视图): the project's balance valves and hydraulic-balance devices by building. */
 export default function ProjectView3() {
   const projectId = useProjectId();
-  const view = useQuery({ queryKey: deviceKeys.byArea(projectId), queryFn: () => deviceApi.byArea(projectId!), enabled: projectId !== null, refetchInterval: 30_000 });
+  // only the valves (a project of thousands of meters would push them past the answer's 2,000 devices)
+  const view = useQuery({ queryKey: deviceKeys.byArea(projectId, VALVES), queryFn: () => deviceApi.byArea(projectId!, VALVES), enabled: projectId !== null, refetchInterval: 30_000 });
   if (projectId === null) return <NoProject title="平衡阀视图" />;
-  const valves = (view.data ?? []).flatMap((g) => g.devices).filter(isValve);
+  const valves = (view.data ?? []).flatMap((g) => g.devices);
   const buildings = new Map<string, DeviceRow[]>();
   for (const d of valves) {
     const b = d.areaPath.split(' / ')[0] || '项目级（未放入楼栋）';

@@ -58,7 +58,7 @@ export default function ProjectView2() {
   const buildings = project?.children ?? [];
   const active = buildings.find((b) => b.id === chosen) ?? buildings[0];
   const building = useAreaTree(active?.id ?? null, 2);
-  const own = useQuery({ queryKey: deviceKeys.byArea(projectId, true), queryFn: () => deviceApi.byArea(projectId!, true), enabled, refetchInterval: 30_000 });
+  const own = useQuery({ queryKey: deviceKeys.byArea(projectId, { own: true }), queryFn: () => deviceApi.byArea(projectId!, { own: true }), enabled, refetchInterval: 30_000 });
   const view = useQuery({ queryKey: deviceKeys.byArea(active?.id), queryFn: () => deviceApi.byArea(active!.id), enabled: !!active, refetchInterval: 30_000 });
   const detail = useQuery({ queryKey: projectKeys.detail(projectId), queryFn: () => projectApi.detail(projectId!), enabled, refetchInterval: 60_000 });
   if (!enabled) return <NoProject title="项目视图" />;
