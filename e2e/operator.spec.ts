@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from '@playwright/test';
-import { baseUrl, login, shot, tableRows, watchConsole } from './helpers';
+import { api, baseUrl, findNode, login, shot, tableRows, watchConsole, type TreeNode } from './helpers';
 
 /** first paint of a screen with live data can be slow on a loaded machine */
 const FIRST = { timeout: 30_000 };
@@ -162,5 +162,25 @@ test('地图总览：离线省界底图，邻近项目聚合，点击聚合放�
   await shot(page, 'project-map-zoomed');
   await page.getByRole('button', { name: /全\s*国/ }).click();
   await expect(cluster).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
+test('平衡阀视图：只请求项目的阀门，按楼栋分页签列出开度与水温', async ({ page }) => {
+  const errors = watchConsole(page);
+  await login(page);
+  const tree = await api<TreeNode[]>(page, 'GET', '/api/v1/area/tree/-1');
+  const projectId = findNode(tree, '东湖水力平衡站')!.id;
+  const asked = page.waitForRequest((r) => r.url().includes(`/api/v1/device/getviewbyarea/${projectId}`));
+  await page.goto(`${baseUrl()}/project/projectView3?projectId=${projectId}`);
+  expect((await asked).url()).toContain('category=valve');
+  await expect(page.getByRole('tab', { name: /1号楼（\d+\/\d+）/ })).toBeVisible(FIRST);
+  const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+  await expect(rows.first()).toBeVisible();
+  const valves = Number((await page.locator('.ant-statistic').filter({ hasText: '阀门' }).locator('.ant-statistic-content-value').innerText()).replace(/\D/g, ''));
+  expect(valves).toBeGreaterThan(0);
+  expect(await rows.count()).toBe(valves); // one building: every valve in its tab
+  await expect(page.locator('.ant-spin-blur')).toHaveCount(0);
+  await page.waitForTimeout(400); // the loading veil fades out
+  await shot(page, 'project-view3-valves');
   expect(errors).toEqual([]);
 });
