@@ -7,13 +7,15 @@ import type { DeviceAction, DeviceCategory } from './device-types.ts';
 
 const positiveId = (what: string) =>
   decimal(z.number({ error: `${what}必须是数字` }).int(`${what}必须是整数`).positive(`${what}必须大于 0`));
-const flag = z.enum(['0', '1', 'true', 'false'], { error: '在线状态只能是 0 或 1' }).transform((v) => v === '1' || v === 'true');
+/** A yes/no query value (0/1, true/false) with its own refusal message. */
+const flagOf = (error: string) => z.enum(['0', '1', 'true', 'false'], { error }).transform((v) => v === '1' || v === 'true');
+const flag = flagOf('在线状态只能是 0 或 1');
 /**
  * getviewbyarea: `own=1` only the devices placed on the area itself, not below it (a project's own devices);
  * `category` only devices of that kind (平衡阀视图 asks the valves of a project of thousands of meters).
  */
 export const deviceViewByAreaQuery = z.object({
-  own: z.enum(['0', '1', 'true', 'false'], { error: 'own 只能是 0 或 1' }).transform((v) => v === '1' || v === 'true').optional(),
+  own: flagOf('own 只能是 0 或 1').optional(),
   category: z.enum(Object.keys(DEVICE_CATEGORY_LABELS) as [DeviceCategory, ...DeviceCategory[]], { error: '设备类别不存在' }).optional(),
 });
 

@@ -284,7 +284,8 @@ export function createProjectService(db: Db) {
 
   /**
    * Areas below `rootId` (-1: all the scope sees) whose path holds every word of the keyword, in tree order, or the
-   * asked ids that lie there. A walk of the cached tree: ~10,000 nodes for the largest project, no query.
+   * asked ids that lie there. From the cached areas, no query: ids by their parent chain, words over the node's flat
+   * path list (`below`).
    */
   async function search(scope: Scope, q: AreaSearchQuery): Promise<{ total: number; rows: AreaMatch[] }> {
     const visible = await visibleTo(scope);

@@ -31,12 +31,15 @@ export interface CommandAnswer {
 export type AreaDevices = { areaId: number; areaPath: string; devices: DeviceRow[] };
 
 /** The one wrapper of the device endpoints every feature uses (device lists, types, state, commands, log). */
+/** getviewbyarea's narrowing: only the devices on the area itself, only one kind of device */
+type AreaDeviceFilter = { own?: boolean; category?: DeviceCategory };
+
 export const deviceApi = {
   list: (q: ListParams | Query) => http.get<Page<DeviceRow>>('/api/v1/device/devicelist', q),
   detail: (id: number) => http.get<DeviceDetail>(`/api/v1/device/detail/${id}`),
   types: (projectId: number) => http.get<ProjectDeviceType[]>(`/api/v1/device/getdevicetypelist/${projectId}`),
   /** devices under an area grouped by where they sit; `own`: only those on the area itself; `category`: only that kind */
-  byArea: (areaId: number, only: { own?: boolean; category?: DeviceCategory } = {}) =>
+  byArea: (areaId: number, only: AreaDeviceFilter = {}) =>
     http.get<AreaDevices[]>(`/api/v1/device/getviewbyarea/${areaId}`, { own: only.own ? 1 : undefined, category: only.category }),
   history: (q: { deviceId: number; fields: string; from: number; to: number }) => http.get<HistoryAnswer>('/api/v1/device/history', q),
   write: (deviceId: number, fieldCode: string, value: string | number) =>
@@ -61,7 +64,7 @@ export const deviceKeys = {
   list: (screen: string) => ['devices', 'list', screen] as const,
   detail: (id: number | null) => ['devices', 'detail', id] as const,
   types: (projectId: number | null) => ['devices', 'types', projectId] as const,
-  byArea: (areaId: number | null | undefined, only: { own?: boolean; category?: DeviceCategory } = {}) => ['devices', 'by-area', areaId, only.own ? 'own' : 'below', only.category ?? 'all'] as const,
+  byArea: (areaId: number | null | undefined, only: AreaDeviceFilter = {}) => ['devices', 'by-area', areaId, only.own ? 'own' : 'below', only.category ?? 'all'] as const,
   history: (id: number, from: number, to: number, fields: string[]) => ['devices', 'history', id, from, to, fields.join(',')] as const,
   /** the monitor's statistic and offline messages (not lists: live reports patch rows of DeviceRow only) */
   monitorStatistic: (q: Query) => ['devices', 'monitor', 'statistic', q] as const,
